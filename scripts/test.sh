@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every test of the extension on this machine, installing whatever is missing first:
+#   1. cargo pgrx test: the pure-Rust unit tests and the in-server (#[pg_test]) tests;
+#   2. the SQL regression suite (tests/sql, expected output in tests/expected) against a
+#      throwaway PostgreSQL 15 cluster that preloads the library, then the no-preload suite.
+# Exits non-zero if any test fails. Usage: scripts/test.sh
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_ROOT"
+
+ensure_setup
+
+log "Rust unit tests and in-server tests: cargo pgrx test"
+pgrx_data=$(mktemp -d /tmp/ulid-pgrx-test.XXXXXX)
+chmod 755 "$pgrx_data"
+as_root chown postgres: "$pgrx_data"
+cargo pgrx test pg$PG_MAJOR --runas postgres --pgdata "$pgrx_data/data"
+as_postgres "$PG_BIN/pg_ctl" -D "$pgrx_data/data" -m fast -w stop >/dev/null 2>&1 || true
+as_root rm -rf "$pgrx_data"
+
+install_extension
+
+PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
+results=$REPO_ROOT/target/regress
+run_regress() {
+    local cluster_host=$1 cluster_port=$2 schedule=$3
+    rm -rf "$results" && mkdir -p "$results"
+    "$PG_REGRESS" --bindir="$PG_BIN" --inputdir="$REPO_ROOT/tests" --outputdir="$results" \
+        --host="$cluster_host" --port="$cluster_port" --user=postgres --dbname=ulid_regress \
+        --load-extension=ulid --schedule="$REPO_ROOT/tests/$schedule" \
+        || { cat "$results/regression.diffs" >&2 || true; return 1; }
+}
+
+log "SQL regression tests, library preloaded"
+cluster_start REG "shared_preload_libraries = 'ulid'"
+run_regress "$REG_HOST" "$REG_PORT" schedule
+
+log "SQL regression tests, library not preloaded"
+cluster_restart "$REG_DIR" "shared_preload_libraries = ''"
+run_regress "$REG_HOST" "$REG_PORT" schedule_no_preload
+
+log "all tests passed"

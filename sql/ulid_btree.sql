@@ -1,0 +1,20 @@
+-- The default btree operator class of `ulid`: uuid's comparison and sort support (with
+-- abbreviated keys), and btequalimage, which declares that equal values are bitwise equal so
+-- btree deduplication is on.
+
+CREATE FUNCTION ulid_cmp(ulid, ulid) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE internal AS 'uuid_cmp';
+
+CREATE FUNCTION ulid_sortsupport(internal) RETURNS void
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE internal AS 'uuid_sortsupport';
+
+CREATE OPERATOR CLASS ulid_ops
+    DEFAULT FOR TYPE ulid USING btree AS
+        OPERATOR 1 <,
+        OPERATOR 2 <=,
+        OPERATOR 3 =,
+        OPERATOR 4 >=,
+        OPERATOR 5 >,
+        FUNCTION 1 ulid_cmp(ulid, ulid),
+        FUNCTION 2 ulid_sortsupport(internal),
+        FUNCTION 4 btequalimage(oid);

@@ -1,0 +1,47 @@
+-- Generators, accessors and aggregates of `ulid`.
+
+-- The current wall-clock millisecond (at the call, not the transaction start) and 80 bits from
+-- a per-process CSPRNG seeded from the OS. Each parallel worker seeds its own: PARALLEL SAFE.
+CREATE FUNCTION gen_ulid() RETURNS ulid
+    VOLATILE PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_ulid_wrapper';
+
+-- A ulid for a given instant, with fresh randomness.
+CREATE FUNCTION gen_ulid(timestamptz) RETURNS ulid
+    VOLATILE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_ulid_at_wrapper';
+
+-- Strictly increasing within a session. The state lives in the backend, so the function is
+-- PARALLEL RESTRICTED: parallel workers never run it, and one session has one sequence.
+CREATE FUNCTION gen_monotonic_ulid() RETURNS ulid
+    VOLATILE PARALLEL RESTRICTED
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_monotonic_ulid_wrapper';
+
+-- The same function as the ulid -> timestamptz cast.
+CREATE FUNCTION ulid_timestamp(ulid) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_to_timestamptz_wrapper';
+
+-- Whether a text is a valid ulid, answering false instead of raising an error.
+CREATE FUNCTION ulid_is_valid(text) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_is_valid_wrapper';
+
+CREATE FUNCTION ulid_larger(ulid, ulid) RETURNS ulid
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_larger_wrapper';
+
+CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_smaller_wrapper';
+
+-- SORTOP lets the planner answer min/max from a btree index.
+CREATE AGGREGATE min(ulid) (
+    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+
+CREATE AGGREGATE max(ulid) (
+    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger,
+    SORTOP = >, PARALLEL = SAFE
+);

@@ -1,0 +1,5 @@
+//! The formats, as pure functions: no PostgreSQL in here, so everything is unit-tested directly.
+
+pub mod crockford;
+pub mod time;
+pub mod ulid;

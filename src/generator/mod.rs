@@ -1,0 +1,6 @@
+//! Generator state machines and their inputs: pure Rust, with the clock, the random source and
+//! the process id passed in so the rules are tested without PostgreSQL.
+
+pub mod clock;
+pub mod entropy;
+pub mod monotonic;

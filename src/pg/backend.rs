@@ -1,0 +1,45 @@
+//! State that each backend keeps for itself: its CSPRNG and its monotonic ULID generator.
+//!
+//! A backend is one process with one thread. The state is tied to the process id
+//! (`MyProcPid`), so a process forked from one that already held state (a postmaster that
+//! preloaded the library, say) seeds its own from the OS instead of repeating the parent's stream.
+
+use std::cell::RefCell;
+
+use pgrx::{pg_sys, PgSqlErrorCode};
+use rand::rngs::StdRng;
+
+use crate::generator::entropy::{self, PerProcess};
+use crate::generator::monotonic::MonotonicUlid;
+use crate::pg::error::raise;
+
+pub struct BackendState {
+    pub rng: StdRng,
+    pub monotonic_ulid: MonotonicUlid,
+}
+
+thread_local! {
+    static STATE: RefCell<PerProcess<BackendState>> = const { RefCell::new(PerProcess::new()) };
+}
+
+/// Runs `f` with this backend's state, seeding it from the OS on first use in this process.
+#[inline]
+pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
+    // SAFETY: MyProcPid is set once at process start and only read afterwards.
+    let pid = unsafe { pg_sys::MyProcPid };
+    STATE.with_borrow_mut(|slot| {
+        let state = slot.get(pid, || {
+            Ok(BackendState {
+                rng: entropy::seeded_from_os()?,
+                monotonic_ulid: MonotonicUlid::new(),
+            })
+        });
+        match state {
+            Ok(state) => f(state),
+            Err(e) => raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("could not seed the random number generator: {}", e.0),
+            ),
+        }
+    })
+}

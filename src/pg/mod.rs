@@ -1,0 +1,5 @@
+//! The pgrx glue: one module per SQL type, plus what they share.
+
+pub mod backend;
+pub mod error;
+pub mod ulid;

@@ -1,0 +1,342 @@
+//! The SQL type `ulid`: the Rust behind the functions that `sql/ulid_*.sql` declares.
+//!
+//! Everything here is thin: parsing, formatting and generation live in `codec` and `generator`.
+//! Comparison, hashing, sort support, BRIN support and `send` need no Rust at all: the type has
+//! the same 16 bytes as `uuid`, so the SQL files bind them to PostgreSQL's own `uuid` functions.
+
+use core::ffi::CStr;
+
+use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
+use pgrx::datum::{Datum, Internal, TimestampWithTimeZone};
+use pgrx::pgrx_sql_entity_graph::metadata::{
+    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
+};
+use pgrx::prelude::*;
+use pgrx::{pg_sys, FromDatum, IntoDatum, PgSqlErrorCode};
+
+use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
+use crate::codec::ulid::Ulid;
+use crate::generator::clock::unix_ms_now;
+use crate::generator::entropy::random_u80;
+use crate::pg::backend::with_state;
+use crate::pg::error::{raise, raise_with_hint};
+
+// ---------------------------------------------------------------------------------------------
+// Passing a `ulid` between PostgreSQL and Rust: a pointer to 16 bytes, no header.
+
+impl FromDatum for Ulid {
+    #[inline]
+    unsafe fn from_polymorphic_datum(
+        datum: pg_sys::Datum,
+        is_null: bool,
+        _: pg_sys::Oid,
+    ) -> Option<Self> {
+        if is_null {
+            return None;
+        }
+        // SAFETY: a non-null `ulid` datum points to its 16 bytes (alignment `char`).
+        Some(Ulid::from_bytes(unsafe {
+            datum.cast_mut_ptr::<[u8; 16]>().read_unaligned()
+        }))
+    }
+}
+
+impl IntoDatum for Ulid {
+    #[inline]
+    fn into_datum(self) -> Option<pg_sys::Datum> {
+        // SAFETY: palloc returns 16 writable bytes in the current memory context or raises ERROR.
+        unsafe {
+            let bytes = pg_sys::palloc(Ulid::BYTES_LEN).cast::<[u8; 16]>();
+            bytes.write_unaligned(self.to_bytes());
+            Some(pg_sys::Datum::from(bytes))
+        }
+    }
+
+    fn type_oid() -> pg_sys::Oid {
+        // The type belongs to the extension, so it has no fixed OID.
+        pg_sys::InvalidOid
+    }
+}
+
+unsafe impl<'fcx> ArgAbi<'fcx> for Ulid {
+    #[inline]
+    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
+        let index = arg.index();
+        unsafe { arg.unbox_arg_using_from_datum() }
+            .unwrap_or_else(|| panic!("argument {index} must not be null"))
+    }
+}
+
+unsafe impl BoxRet for Ulid {
+    #[inline]
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        match self.into_datum() {
+            Some(datum) => unsafe { fcinfo.return_raw_datum(datum) },
+            None => fcinfo.return_null(),
+        }
+    }
+}
+
+unsafe impl SqlTranslatable for Ulid {
+    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(Ulid);
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("ulid"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
+        Ok(ReturnsRef::One(SqlMappingRef::literal("ulid")));
+}
+
+/// A `cstring` already in palloc'd memory, returned as is (pgrx would copy a `&CStr`).
+pub struct PallocCString(*mut u8);
+
+unsafe impl BoxRet for PallocCString {
+    #[inline]
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0)) }
+    }
+}
+
+unsafe impl SqlTranslatable for PallocCString {
+    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(PallocCString);
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> =
+        Err(ArgumentError::NotValidAsArgument("PallocCString"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
+        Ok(ReturnsRef::One(SqlMappingRef::literal("cstring")));
+}
+
+impl PallocCString {
+    /// Copies `text` and a terminating NUL into a new palloc'd buffer.
+    #[inline]
+    pub fn new(text: &[u8]) -> Self {
+        // SAFETY: palloc returns text.len() + 1 writable bytes or raises ERROR.
+        unsafe {
+            let buf = pg_sys::palloc(text.len() + 1).cast::<u8>();
+            buf.copy_from_nonoverlapping(text.as_ptr(), text.len());
+            buf.add(text.len()).write(0);
+            PallocCString(buf)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text and binary I/O.
+
+/// Text input: 26 Crockford base32 characters, any case.
+#[pg_extern(sql = false)]
+fn ulid_in(input: &CStr) -> Ulid {
+    Ulid::parse(input.to_bytes()).unwrap_or_else(|problem| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!(
+                "invalid input syntax for type ulid: \"{}\": {problem}",
+                input.to_string_lossy()
+            ),
+        )
+    })
+}
+
+/// Text output: 26 upper-case characters.
+#[pg_extern(sql = false)]
+fn ulid_out(value: Ulid) -> PallocCString {
+    PallocCString::new(&value.encode())
+}
+
+/// Binary input: exactly the 16 bytes, as `uuid_recv` reads them, but any other length is
+/// `22P03` (`uuid_recv` would report a short message as a protocol violation).
+#[pg_extern(sql = false)]
+fn ulid_recv(mut buf: Internal) -> Ulid {
+    // SAFETY: the receive function's argument is the StringInfo holding the value's bytes.
+    let buf = unsafe {
+        &mut *buf
+            .get_mut::<pg_sys::StringInfoData>()
+            .expect("a StringInfo")
+    };
+    let rest = usize::try_from(buf.len - buf.cursor).unwrap_or(0);
+    if rest != Ulid::BYTES_LEN {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!("invalid binary ulid: expected 16 bytes, found {rest}"),
+        );
+    }
+    // SAFETY: `rest` bytes from the cursor are inside the buffer.
+    let bytes = unsafe {
+        buf.data
+            .add(buf.cursor as usize)
+            .cast::<[u8; 16]>()
+            .read_unaligned()
+    };
+    buf.cursor = buf.len;
+    Ulid::from_bytes(bytes)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Casts and accessors.
+
+/// `bytea -> ulid`: the 16 bytes of the binary form.
+#[pg_extern(sql = false)]
+fn ulid_from_bytea(bytes: &[u8]) -> Ulid {
+    match <[u8; 16]>::try_from(bytes) {
+        Ok(bytes) => Ulid::from_bytes(bytes),
+        Err(_) => raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!(
+                "invalid binary ulid: expected 16 bytes, found {}",
+                bytes.len()
+            ),
+        ),
+    }
+}
+
+/// `ulid -> timestamptz`, and `ulid_timestamp(ulid)`: the millisecond in the id.
+#[pg_extern(sql = false)]
+fn ulid_to_timestamptz(value: Ulid) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(unix_ms_to_pg_timestamp(value.timestamp_ms()))
+        .expect("every ulid timestamp is a valid timestamptz")
+}
+
+/// The Unix millisecond of `timestamp`, or a `22008` error if a ULID cannot hold it.
+fn ulid_millisecond(timestamp: TimestampWithTimeZone) -> u64 {
+    unix_ms_within(timestamp.into(), 0, Ulid::MAX_TIMESTAMP_MS).unwrap_or_else(|| {
+        raise_with_hint(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!("timestamp out of range for type ulid: \"{timestamp}\""),
+            "A ulid holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.",
+        )
+    })
+}
+
+/// `timestamptz -> ulid`: the lowest ULID of that millisecond, for range queries.
+#[pg_extern(sql = false)]
+fn ulid_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulid {
+    Ulid::first_of_millisecond(ulid_millisecond(timestamp))
+}
+
+/// `ulid_is_valid(text)`: whether `ulid_in` would accept the text, without raising.
+#[pg_extern(sql = false)]
+fn ulid_is_valid(text: &[u8]) -> bool {
+    Ulid::parse(text).is_ok()
+}
+
+/// Support function of `max(ulid)`.
+#[pg_extern(sql = false)]
+fn ulid_larger(a: Ulid, b: Ulid) -> Ulid {
+    a.max(b)
+}
+
+/// Support function of `min(ulid)`.
+#[pg_extern(sql = false)]
+fn ulid_smaller(a: Ulid, b: Ulid) -> Ulid {
+    a.min(b)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators.
+
+/// The current Unix millisecond, or an error if the system clock is outside the ULID range.
+#[inline]
+fn clock_ms() -> u64 {
+    match unix_ms_now() {
+        Some(ms) if ms <= Ulid::MAX_TIMESTAMP_MS => ms,
+        _ => raise(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            "the system clock is outside the range of type ulid".into(),
+        ),
+    }
+}
+
+/// `gen_ulid()`: the current millisecond and 80 fresh random bits.
+#[pg_extern(sql = false)]
+fn gen_ulid() -> Ulid {
+    let now = clock_ms();
+    with_state(|state| Ulid::from_parts(now, random_u80(&mut state.rng)))
+}
+
+/// `gen_ulid(timestamptz)`: that millisecond and 80 fresh random bits.
+#[pg_extern(sql = false)]
+fn gen_ulid_at(timestamp: TimestampWithTimeZone) -> Ulid {
+    let ms = ulid_millisecond(timestamp);
+    with_state(|state| Ulid::from_parts(ms, random_u80(&mut state.rng)))
+}
+
+/// `gen_monotonic_ulid()`: strictly increasing within this backend.
+#[pg_extern(sql = false)]
+fn gen_monotonic_ulid() -> Ulid {
+    let now = clock_ms();
+    let next = with_state(|state| {
+        let rng = &mut state.rng;
+        state.monotonic_ulid.next(now, || random_u80(rng))
+    });
+    next.unwrap_or_else(|exhausted| {
+        let at = ulid_to_timestamptz(Ulid::first_of_millisecond(exhausted.timestamp_ms));
+        raise_with_hint(
+            PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+            format!("gen_monotonic_ulid() overflow: all 2^80 values of millisecond \"{at}\" are used"),
+            "Values come again when the clock passes that millisecond; gen_ulid() does not have this limit.",
+        )
+    })
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    use crate::codec::ulid::Ulid;
+    use crate::generator::monotonic::MonotonicUlid;
+    use crate::pg::backend::with_state;
+
+    fn sqlstate_of(query: &str) -> String {
+        Spi::run(
+            "CREATE OR REPLACE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+             BEGIN EXECUTE query; RETURN 'ok';
+             EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $$",
+        )
+        .unwrap();
+        Spi::get_one_with_args::<String>("SELECT pg_temp.sqlstate_of($1)", &[query.into()])
+            .unwrap()
+            .unwrap()
+    }
+
+    /// A generator whose last value has the largest randomness in a millisecond that the clock
+    /// has not reached: the next value would need randomness 2^80, so the call must fail with
+    /// 2200H, leave the session usable and keep failing until the clock passes that millisecond.
+    #[pg_test]
+    fn monotonic_overflow_is_2200h() {
+        let far_future = Ulid::MAX_TIMESTAMP_MS - 1;
+        with_state(|state| {
+            state.monotonic_ulid =
+                MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM))
+        });
+        Spi::run("SET TimeZone = 'UTC'").unwrap();
+        let error = sqlstate_of("SELECT gen_monotonic_ulid()");
+        assert_eq!(
+            error,
+            "2200H: gen_monotonic_ulid() overflow: all 2^80 values of millisecond \
+             \"10889-08-02 05:31:50.654+00\" are used"
+        );
+        assert_eq!(sqlstate_of("SELECT gen_monotonic_ulid()"), error);
+        // Other generators are unaffected, and so is the session.
+        assert_eq!(
+            Spi::get_one::<i32>("SELECT length(gen_ulid()::text)"),
+            Ok(Some(26))
+        );
+    }
+
+    /// One below the largest randomness: exactly one more value, then the overflow.
+    #[pg_test]
+    fn monotonic_uses_the_last_value_before_overflowing() {
+        let far_future = Ulid::MAX_TIMESTAMP_MS - 1;
+        with_state(|state| {
+            state.monotonic_ulid =
+                MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM - 1))
+        });
+        let last = Spi::get_one::<String>("SELECT gen_monotonic_ulid()::text")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            last,
+            Ulid::from_parts(far_future, Ulid::MAX_RANDOM).to_string()
+        );
+        assert!(sqlstate_of("SELECT gen_monotonic_ulid()").starts_with("2200H: "));
+    }
+}

@@ -1,0 +1,64 @@
+-- Binary I/O: a ulid's wire format is the 16 raw bytes, exactly uuid's.
+
+SELECT ulid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV') AS sent,
+       ulid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV') = uuid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid) AS same_as_uuid;
+
+-- Helpers: a server-side file in this cluster's data directory, and a binary COPY file holding
+-- one row with one field of the given bytes.
+CREATE FUNCTION data_file(name text) RETURNS text LANGUAGE sql STABLE AS $$
+    SELECT current_setting('data_directory') || '/' || name
+$$;
+CREATE FUNCTION copy_file_with_field(field bytea) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
+    SELECT '\x5047434f50590aff0d0a00'::bytea   -- signature
+        || '\x00000000'::bytea || '\x00000000'::bytea   -- flags, header extension length
+        || '\x0001'::bytea || int4send(length(field)) || field   -- one tuple, one field
+        || '\xffff'::bytea   -- trailer
+$$;
+CREATE FUNCTION write_file(path text, content bytea) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE lo oid := lo_from_bytea(0, content);
+BEGIN
+    PERFORM lo_export(lo, path);
+    PERFORM lo_unlink(lo);
+END
+$$;
+
+-- COPY (FORMAT binary) out and back in.
+CREATE TABLE bin_src AS SELECT gen_ulid() AS id FROM generate_series(1, 1000);
+CREATE TABLE bin_ulid (id ulid);
+CREATE TABLE bin_uuid (id uuid);
+SELECT sqlstate_of(format('COPY bin_src TO %L (FORMAT binary)', data_file('bin_src.copy'))) AS copy_out,
+       sqlstate_of(format('COPY bin_ulid FROM %L (FORMAT binary)', data_file('bin_src.copy'))) AS copy_in_as_ulid,
+       sqlstate_of(format('COPY bin_uuid FROM %L (FORMAT binary)', data_file('bin_src.copy'))) AS copy_in_as_uuid;
+SELECT (SELECT array_agg(id ORDER BY id) FROM bin_src) = (SELECT array_agg(id ORDER BY id) FROM bin_ulid) AS ulid_intact,
+       (SELECT count(*) FROM bin_src JOIN bin_uuid ON bin_src.id::uuid = bin_uuid.id) AS read_as_the_same_uuid;
+-- Each field in the file is a 4-byte length of 16 and the 16 bytes of the value.
+SELECT position(int4send(16) || ulid_send(id) IN pg_read_binary_file(data_file('bin_src.copy'))) > 0 AS bytes_in_file
+FROM bin_src ORDER BY id LIMIT 1;
+-- uuid values written in binary are read as the ulids with the same bytes.
+TRUNCATE bin_ulid;
+SELECT sqlstate_of(format('COPY bin_uuid TO %L (FORMAT binary)', data_file('bin_uuid.copy'))) AS copy_out,
+       sqlstate_of(format('COPY bin_ulid FROM %L (FORMAT binary)', data_file('bin_uuid.copy'))) AS copy_in;
+SELECT count(*) AS matched FROM bin_uuid JOIN bin_ulid ON bin_uuid.id = bin_ulid.id::uuid;
+
+-- A crafted file with a 16-byte field is accepted; any other length is 22P03.
+SELECT length, sqlstate_of(format(
+           'SELECT write_file(%L, %L); COPY bin_ulid FROM %L (FORMAT binary)',
+           data_file('crafted.copy'), copy_file_with_field(substr('\x0102030405060708090a0b0c0d0e0f101112'::bytea, 1, length)),
+           data_file('crafted.copy'))) AS result
+FROM (VALUES (16), (0), (1), (15), (17), (18)) AS v(length);
+SELECT id FROM bin_ulid WHERE id = '\x0102030405060708090a0b0c0d0e0f10'::bytea::ulid;
+
+-- COPY in text format, both directions.
+CREATE TABLE text_copy (id ulid);
+COPY text_copy FROM STDIN;
+01ARZ3NDEKTSV4RRFFQ69G5FAV
+01arz3ndektsv4rrffq69g5fav
+7ZZZZZZZZZZZZZZZZZZZZZZZZZ
+\.
+COPY text_copy TO STDOUT;
+COPY text_copy FROM STDIN;
+01ARZ3NDEKTSV4RRFFQ69G5FAU
+\.
+SELECT count(*) FROM text_copy;
+
+DROP TABLE bin_src, bin_ulid, bin_uuid, text_copy;

@@ -1,0 +1,107 @@
+-- Casts of ulid: uuid, timestamptz, bytea, text; their contexts; no new ambiguity.
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO, YMD';
+
+-- Every cast the extension declares, with its context (e = explicit, a = assignment,
+-- i = implicit) and method (b = binary coercible, f = function).
+SELECT castsource::regtype AS source, casttarget::regtype AS target, castcontext, castmethod
+FROM pg_cast
+WHERE castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype
+ORDER BY 1::text, 2::text;
+
+-- uuid: the same 16 bytes, so the round trip is the identity both ways.
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid AS as_uuid,
+       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid::ulid AS as_ulid;
+SELECT count(*) FILTER (WHERE u::uuid::ulid = u) AS ulid_uuid_ulid,
+       count(*) FILTER (WHERE g::ulid::uuid = g) AS uuid_ulid_uuid,
+       count(*) FILTER (WHERE u::bytea = uuid_send(u::uuid)) AS same_bytes
+FROM (SELECT gen_ulid() AS u, gen_random_uuid() AS g FROM generate_series(1, 1000)) s;
+-- Assignment casts: a uuid column takes a ulid and the other way round, without USING.
+CREATE TABLE cast_target (u uuid, l ulid);
+INSERT INTO cast_target VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid);
+SELECT u, l FROM cast_target;
+-- ...but never implicitly in an expression:
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid;
+DROP TABLE cast_target;
+
+-- timestamptz: the millisecond in the id, as an instant.
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS at,
+       ulid_timestamp('01ARZ3NDEKTSV4RRFFQ69G5FAV') AS same,
+       '00000000000000000000000000'::ulid::timestamptz AS lowest,
+       '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ulid::timestamptz AS highest;
+SELECT '01JGFJJZ00XHF7E02JJ03AE4T7'::ulid::timestamptz = '2025-01-01 00:00:00+00' AS seed_example;
+-- Time-zone independent: the same instant whatever TimeZone says, so IMMUTABLE is right.
+SET TimeZone = 'Asia/Kathmandu';
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS at_kathmandu,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz = '2016-07-30 23:54:10.259+00' AS same_instant;
+SET TimeZone = 'UTC';
+
+-- timestamptz -> ulid: the lowest ulid of that millisecond; sub-milliseconds are truncated.
+SELECT '2025-01-01 00:00:00+00'::timestamptz::ulid AS y2025,
+       '2025-01-01 00:00:00.000999+00'::timestamptz::ulid AS y2025_plus_999us,
+       '2025-01-01 00:00:00.001+00'::timestamptz::ulid AS y2025_plus_1ms,
+       '2024-12-31 23:59:59.999999+00'::timestamptz::ulid AS y2025_minus_1us,
+       '1970-01-01 00:00:00+00'::timestamptz::ulid AS unix_epoch,
+       '10889-08-02 05:31:50.655999+00'::timestamptz::ulid AS last_millisecond;
+-- Integer arithmetic: every millisecond of a sample survives timestamptz -> ulid -> timestamptz,
+-- and every microsecond inside one lands on that millisecond.
+SELECT count(*) FILTER (WHERE t::ulid::timestamptz = t) AS exact_ms,
+       count(*) AS sampled
+FROM (SELECT (date '1970-01-01' + n)::timestamp AT TIME ZONE 'UTC' + (n::bigint * 7919 % 86400000) * interval '1 millisecond' AS t
+      FROM generate_series(0, 3000000, 997) AS n) s;
+SELECT count(*) FILTER (WHERE (t + us * interval '1 microsecond')::ulid = t::ulid) AS floored
+FROM (SELECT '2026-03-04 05:06:07.089+00'::timestamptz AS t) s, generate_series(0, 999) us;
+-- A range of ids is a range of creation times: [t1::ulid, t2::ulid) holds exactly the ids of [t1, t2).
+SELECT gen_ulid('2025-06-01 00:00:00+00') >= '2025-06-01 00:00:00+00'::timestamptz::ulid AS first_ms_included,
+       gen_ulid('2025-06-01 23:59:59.999+00') < '2025-06-02 00:00:00+00'::timestamptz::ulid AS last_ms_included,
+       gen_ulid('2025-06-02 00:00:00+00') < '2025-06-02 00:00:00+00'::timestamptz::ulid AS next_day_excluded;
+
+-- Out of range instants are 22008, never clamped or wrapped.
+SELECT input, sqlstate_of(format('SELECT %L::timestamptz::ulid', input)) AS cast_error,
+       sqlstate_of(format('SELECT gen_ulid(%L::timestamptz)', input)) AS gen_error
+FROM (VALUES ('1969-12-31 23:59:59.999999+00'), ('1900-01-01 00:00:00+00'), ('-infinity'), ('infinity'),
+             ('10889-08-02 05:31:50.656+00'), ('20000-01-01 00:00:00+00')) AS v(input);
+SELECT '-infinity'::timestamptz::ulid;
+
+-- bytea: the 16 bytes; any other length is 22P03.
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::bytea AS as_bytea,
+       '\x01563e3ab5d3d6764c61efb99302bd5b'::bytea::ulid AS from_bytea;
+SELECT length, sqlstate_of(format('SELECT %L::bytea::ulid', substr('\x000102030405060708090a0b0c0d0e0f1011'::bytea, 1, length))) AS result
+FROM (VALUES (0), (1), (15), (16), (17), (18)) AS v(length);
+
+-- text: PostgreSQL's I/O casts, explicit from text, assignment to text.
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text::ulid AS from_text,
+       '01arz3ndektsv4rrffq69g5fav'::varchar::ulid AS from_varchar,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::text AS to_text;
+CREATE TABLE text_target (t text);
+INSERT INTO text_target VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid);
+SELECT t FROM text_target;
+CREATE TABLE ulid_target (id ulid);
+SELECT sqlstate_of($$INSERT INTO ulid_target SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text$$) AS text_needs_explicit_cast;
+DROP TABLE text_target, ulid_target;
+
+-- Installing the extension makes no existing expression ambiguous.
+SELECT 'a'::text = 'a'::text AS text_eq,
+       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq_unknown,
+       gen_random_uuid() <> gen_random_uuid() AS uuid_ne,
+       now() = now() AS timestamptz_eq,
+       '\x00'::bytea = '\x00' AS bytea_eq;
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV' AS ulid_eq_unknown,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < '7ZZZZZZZZZZZZZZZZZZZZZZZZZ' AS ulid_lt_unknown;
+-- ... also with the extension in a schema that is and is not on the search_path.
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE ulid_schema_test;
+\c ulid_schema_test
+CREATE SCHEMA ids;
+CREATE EXTENSION ulid SCHEMA ids;
+SELECT 'a'::text = 'a'::text AS text_eq,
+       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq;
+SELECT ids.gen_ulid() IS NOT NULL AS qualified_gen,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ids.ulid::uuid AS qualified_cast,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ids.ulid OPERATOR(ids.=) '01arz3ndektsv4rrffq69g5fav'::ids.ulid AS qualified_eq;
+SET search_path = ids, public;
+SELECT 'a'::text = 'a'::text AS text_eq,
+       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01arz3ndektsv4rrffq69g5fav' AS ulid_eq;
+\c :regress_db
+DROP DATABASE ulid_schema_test;
