@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo: installs what is missing, builds the extension (release) and installs it into
-# PostgreSQL 15, starts a throwaway cluster as the postgres user on a free port, runs
-# scripts/demo.sql and shows its output, then stops the cluster and removes it.
+# PostgreSQL 15, starts a throwaway cluster as the postgres user on a free port (preloading the
+# library, for gen_ulidflake()), runs scripts/demo.sql and shows its output, then stops the
+# cluster and removes it.
 # Usage: scripts/demo.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -10,7 +11,7 @@ cd "$REPO_ROOT"
 ensure_setup
 install_extension --release
 
-cluster_start DEMO
+cluster_start DEMO "shared_preload_libraries = 'ulid'"
 log "PostgreSQL $PG_MAJOR running in $DEMO_DIR on port $DEMO_PORT; running scripts/demo.sql"
 echo
 psql -X -a -v ON_ERROR_STOP=1 -h "$DEMO_HOST" -p "$DEMO_PORT" -U postgres -d postgres -f scripts/demo.sql 2>&1

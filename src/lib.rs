@@ -20,6 +20,30 @@ mod pg;
 ::pgrx::extension_sql_file!("../sql/ulid_brin.sql", requires = ["ulid_hash"]);
 ::pgrx::extension_sql_file!("../sql/ulid_casts.sql", requires = ["ulid_brin"]);
 ::pgrx::extension_sql_file!("../sql/ulid_functions.sql", requires = ["ulid_casts"]);
+::pgrx::extension_sql_file!("../sql/ulidflake_type.sql", requires = ["ulid_functions"]);
+::pgrx::extension_sql_file!(
+    "../sql/ulidflake_operators.sql",
+    requires = ["ulidflake_type"]
+);
+::pgrx::extension_sql_file!(
+    "../sql/ulidflake_btree.sql",
+    requires = ["ulidflake_operators"]
+);
+::pgrx::extension_sql_file!("../sql/ulidflake_hash.sql", requires = ["ulidflake_btree"]);
+::pgrx::extension_sql_file!("../sql/ulidflake_brin.sql", requires = ["ulidflake_hash"]);
+::pgrx::extension_sql_file!("../sql/ulidflake_casts.sql", requires = ["ulidflake_brin"]);
+::pgrx::extension_sql_file!(
+    "../sql/ulidflake_functions.sql",
+    requires = ["ulidflake_casts"]
+);
+
+/// Runs when a process loads the library (in the postmaster, if it is preloaded).
+#[pgrx::pg_guard]
+pub extern "C-unwind" fn _PG_init() {
+    pg::ulidflake::init();
+    // SAFETY: called once while loading; reserves the "ulid." prefix for our settings.
+    unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"ulid".as_ptr()) };
+}
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]
@@ -28,6 +52,7 @@ pub mod pg_test {
 
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
-        vec![]
+        // gen_ulidflake() keeps its state in shared memory.
+        vec!["shared_preload_libraries = 'ulid'"]
     }
 }

@@ -3,3 +3,4 @@
 pub mod crockford;
 pub mod time;
 pub mod ulid;
+pub mod ulidflake;

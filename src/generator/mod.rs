@@ -3,4 +3,5 @@
 
 pub mod clock;
 pub mod entropy;
+pub mod flake;
 pub mod monotonic;

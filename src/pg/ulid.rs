@@ -6,11 +6,7 @@
 
 use core::ffi::CStr;
 
-use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
-use pgrx::datum::{Datum, Internal, TimestampWithTimeZone};
-use pgrx::pgrx_sql_entity_graph::metadata::{
-    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
-};
+use pgrx::datum::{Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, FromDatum, IntoDatum, PgSqlErrorCode};
 
@@ -19,10 +15,11 @@ use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
+use crate::pg::datum::{sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
-// Passing a `ulid` between PostgreSQL and Rust: a pointer to 16 bytes, no header.
+// A `ulid` datum is a pointer to its 16 bytes (no header, alignment `char`).
 
 impl FromDatum for Ulid {
     #[inline]
@@ -34,7 +31,7 @@ impl FromDatum for Ulid {
         if is_null {
             return None;
         }
-        // SAFETY: a non-null `ulid` datum points to its 16 bytes (alignment `char`).
+        // SAFETY: a non-null `ulid` datum points to its 16 bytes.
         Some(Ulid::from_bytes(unsafe {
             datum.cast_mut_ptr::<[u8; 16]>().read_unaligned()
         }))
@@ -58,65 +55,7 @@ impl IntoDatum for Ulid {
     }
 }
 
-unsafe impl<'fcx> ArgAbi<'fcx> for Ulid {
-    #[inline]
-    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        let index = arg.index();
-        unsafe { arg.unbox_arg_using_from_datum() }
-            .unwrap_or_else(|| panic!("argument {index} must not be null"))
-    }
-}
-
-unsafe impl BoxRet for Ulid {
-    #[inline]
-    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
-        match self.into_datum() {
-            Some(datum) => unsafe { fcinfo.return_raw_datum(datum) },
-            None => fcinfo.return_null(),
-        }
-    }
-}
-
-unsafe impl SqlTranslatable for Ulid {
-    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(Ulid);
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("ulid"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
-        Ok(ReturnsRef::One(SqlMappingRef::literal("ulid")));
-}
-
-/// A `cstring` already in palloc'd memory, returned as is (pgrx would copy a `&CStr`).
-pub struct PallocCString(*mut u8);
-
-unsafe impl BoxRet for PallocCString {
-    #[inline]
-    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
-        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0)) }
-    }
-}
-
-unsafe impl SqlTranslatable for PallocCString {
-    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(PallocCString);
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> =
-        Err(ArgumentError::NotValidAsArgument("PallocCString"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
-        Ok(ReturnsRef::One(SqlMappingRef::literal("cstring")));
-}
-
-impl PallocCString {
-    /// Copies `text` and a terminating NUL into a new palloc'd buffer.
-    #[inline]
-    pub fn new(text: &[u8]) -> Self {
-        // SAFETY: palloc returns text.len() + 1 writable bytes or raises ERROR.
-        unsafe {
-            let buf = pg_sys::palloc(text.len() + 1).cast::<u8>();
-            buf.copy_from_nonoverlapping(text.as_ptr(), text.len());
-            buf.add(text.len()).write(0);
-            PallocCString(buf)
-        }
-    }
-}
+sql_type!(Ulid, "ulid");
 
 // ---------------------------------------------------------------------------------------------
 // Text and binary I/O.
@@ -142,31 +81,13 @@ fn ulid_out(value: Ulid) -> PallocCString {
 }
 
 /// Binary input: exactly the 16 bytes, as `uuid_recv` reads them, but any other length is
-/// `22P03` (`uuid_recv` would report a short message as a protocol violation).
+/// `22P03` (`uuid_recv` would report a short message as a protocol violation). The same rule
+/// as the `bytea` cast.
 #[pg_extern(sql = false)]
 fn ulid_recv(mut buf: Internal) -> Ulid {
     // SAFETY: the receive function's argument is the StringInfo holding the value's bytes.
-    let buf = unsafe {
-        &mut *buf
-            .get_mut::<pg_sys::StringInfoData>()
-            .expect("a StringInfo")
-    };
-    let rest = usize::try_from(buf.len - buf.cursor).unwrap_or(0);
-    if rest != Ulid::BYTES_LEN {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid binary ulid: expected 16 bytes, found {rest}"),
-        );
-    }
-    // SAFETY: `rest` bytes from the cursor are inside the buffer.
-    let bytes = unsafe {
-        buf.data
-            .add(buf.cursor as usize)
-            .cast::<[u8; 16]>()
-            .read_unaligned()
-    };
-    buf.cursor = buf.len;
-    Ulid::from_bytes(bytes)
+    let bytes = unsafe { unread_bytes(&mut *buf.get_mut().expect("a StringInfo")) };
+    ulid_from_bytea(bytes)
 }
 
 // ---------------------------------------------------------------------------------------------

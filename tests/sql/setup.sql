@@ -24,5 +24,24 @@ CREATE FUNCTION this_server() RETURNS text LANGUAGE sql STABLE AS $$
                   current_setting('port'), current_database(), current_user)
 $$;
 
+-- Binary COPY tests: a server-side file in this cluster's data directory, and a binary COPY file holding
+-- one row with one field of the given bytes.
+CREATE FUNCTION data_file(name text) RETURNS text LANGUAGE sql STABLE AS $$
+    SELECT current_setting('data_directory') || '/' || name
+$$;
+CREATE FUNCTION copy_file_with_field(field bytea) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
+    SELECT '\x5047434f50590aff0d0a00'::bytea   -- signature
+        || '\x00000000'::bytea || '\x00000000'::bytea   -- flags, header extension length
+        || '\x0001'::bytea || int4send(length(field)) || field   -- one tuple, one field
+        || '\xffff'::bytea   -- trailer
+$$;
+CREATE FUNCTION write_file(path text, content bytea) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE lo oid := lo_from_bytea(0, content);
+BEGIN
+    PERFORM lo_export(lo, path);
+    PERFORM lo_unlink(lo);
+END
+$$;
+
 SELECT sqlstate_of('SELECT 1'), sqlstate_of('SELECT 1/0');
 SELECT random_part('00000000000000000000000001'), random_part('7ZZZZZZZZZZZZZZZZZZZZZZZZZ') = 2::numeric ^ 80 - 1;

@@ -3,25 +3,6 @@
 SELECT ulid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV') AS sent,
        ulid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV') = uuid_send('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid) AS same_as_uuid;
 
--- Helpers: a server-side file in this cluster's data directory, and a binary COPY file holding
--- one row with one field of the given bytes.
-CREATE FUNCTION data_file(name text) RETURNS text LANGUAGE sql STABLE AS $$
-    SELECT current_setting('data_directory') || '/' || name
-$$;
-CREATE FUNCTION copy_file_with_field(field bytea) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
-    SELECT '\x5047434f50590aff0d0a00'::bytea   -- signature
-        || '\x00000000'::bytea || '\x00000000'::bytea   -- flags, header extension length
-        || '\x0001'::bytea || int4send(length(field)) || field   -- one tuple, one field
-        || '\xffff'::bytea   -- trailer
-$$;
-CREATE FUNCTION write_file(path text, content bytea) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE lo oid := lo_from_bytea(0, content);
-BEGIN
-    PERFORM lo_export(lo, path);
-    PERFORM lo_unlink(lo);
-END
-$$;
-
 -- COPY (FORMAT binary) out and back in.
 CREATE TABLE bin_src AS SELECT gen_ulid() AS id FROM generate_series(1, 1000);
 CREATE TABLE bin_ulid (id ulid);

@@ -88,20 +88,3 @@ SELECT 'a'::text = 'a'::text AS text_eq,
        '\x00'::bytea = '\x00' AS bytea_eq;
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV' AS ulid_eq_unknown,
        '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < '7ZZZZZZZZZZZZZZZZZZZZZZZZZ' AS ulid_lt_unknown;
--- ... also with the extension in a schema that is and is not on the search_path.
-SELECT current_database() AS regress_db \gset
-CREATE DATABASE ulid_schema_test;
-\c ulid_schema_test
-CREATE SCHEMA ids;
-CREATE EXTENSION ulid SCHEMA ids;
-SELECT 'a'::text = 'a'::text AS text_eq,
-       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq;
-SELECT ids.gen_ulid() IS NOT NULL AS qualified_gen,
-       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ids.ulid::uuid AS qualified_cast,
-       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ids.ulid OPERATOR(ids.=) '01arz3ndektsv4rrffq69g5fav'::ids.ulid AS qualified_eq;
-SET search_path = ids, public;
-SELECT 'a'::text = 'a'::text AS text_eq,
-       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq,
-       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01arz3ndektsv4rrffq69g5fav' AS ulid_eq;
-\c :regress_db
-DROP DATABASE ulid_schema_test;

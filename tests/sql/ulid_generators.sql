@@ -1,14 +1,6 @@
--- Generators, and the volatility / strictness / parallel / leakproof markings of every function.
+-- Generators of ulid.
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
-
--- Every function of the extension with its markings (v/s/i volatile/stable/immutable;
--- parallel s/r/u safe/restricted/unsafe).
-SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proparallel AS parallel,
-       p.proisstrict AS strict, p.proleakproof AS leakproof
-FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
-ORDER BY 1::text;
 
 -- gen_ulid(): the wall clock at the call, to the millisecond ...
 SELECT date_trunc('milliseconds', before) <= ulid_timestamp(id) AND ulid_timestamp(id) <= after AS within_the_call

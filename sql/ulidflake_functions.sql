@@ -1,0 +1,55 @@
+-- Generators, accessors and aggregates of `ulidflake`.
+
+-- Server-wide: every call on the server returns a value greater than every earlier call's, from
+-- state in shared memory (needs shared_preload_libraries = 'ulid'). Stand-alone ids, or scalable
+-- ids carrying the server's node number when ulid.node_id is set. Parallel workers share the
+-- state: PARALLEL SAFE.
+CREATE FUNCTION gen_ulidflake() RETURNS ulidflake
+    VOLATILE PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_ulidflake_wrapper';
+
+-- A scalable id with the given scalability id (0..31), whatever ulid.node_id says.
+CREATE FUNCTION gen_ulidflake(scalability_id integer) RETURNS ulidflake
+    VOLATILE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_ulidflake_scalable_wrapper';
+
+-- The same function as the ulidflake -> timestamptz cast.
+CREATE FUNCTION ulidflake_timestamp(ulidflake) RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_to_timestamptz_wrapper';
+
+-- The low 20 bits: the randomness of a stand-alone id.
+CREATE FUNCTION ulidflake_randomness(ulidflake) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_randomness_wrapper';
+
+-- Read as a scalable id: the 15 random bits, and the 5-bit scalability id.
+CREATE FUNCTION ulidflake_scalable_randomness(ulidflake) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_scalable_randomness_wrapper';
+
+CREATE FUNCTION ulidflake_scalability_id(ulidflake) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_scalability_id_wrapper';
+
+-- Whether a text is a valid ulidflake, answering false instead of raising an error.
+CREATE FUNCTION ulidflake_is_valid(text) RETURNS boolean
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_is_valid_wrapper';
+
+-- min/max with bigint's own functions (the datum is a non-negative bigint).
+CREATE FUNCTION ulidflake_larger(ulidflake, ulidflake) RETURNS ulidflake
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE internal AS 'int8larger';
+
+CREATE FUNCTION ulidflake_smaller(ulidflake, ulidflake) RETURNS ulidflake
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE internal AS 'int8smaller';
+
+CREATE AGGREGATE min(ulidflake) (
+    SFUNC = ulidflake_smaller, STYPE = ulidflake, COMBINEFUNC = ulidflake_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+
+CREATE AGGREGATE max(ulidflake) (
+    SFUNC = ulidflake_larger, STYPE = ulidflake, COMBINEFUNC = ulidflake_larger,
+    SORTOP = >, PARALLEL = SAFE
+);

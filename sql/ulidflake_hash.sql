@@ -1,0 +1,14 @@
+-- The default hash operator class of `ulidflake`: bigint's 32-bit hash and seeded 64-bit hash
+-- (a ulidflake hashes like the bigint with the same value).
+
+CREATE FUNCTION ulidflake_hash(ulidflake) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE internal AS 'hashint8';
+
+CREATE FUNCTION ulidflake_hash_extended(ulidflake, bigint) RETURNS bigint
+    IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF LANGUAGE internal AS 'hashint8extended';
+
+CREATE OPERATOR CLASS ulidflake_ops
+    DEFAULT FOR TYPE ulidflake USING hash AS
+        OPERATOR 1 =,
+        FUNCTION 1 ulidflake_hash(ulidflake),
+        FUNCTION 2 ulidflake_hash_extended(ulidflake, bigint);

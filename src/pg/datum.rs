@@ -1,0 +1,104 @@
+//! Passing the extension's types between PostgreSQL and Rust.
+//!
+//! Each type implements pgrx's `FromDatum` and `IntoDatum` in its own module (that is where
+//! its layout lives); [`sql_type!`] adds the calling-convention traits, which are the same for
+//! every type.
+
+use pgrx::callconv::{BoxRet, FcInfo};
+use pgrx::datum::Datum;
+use pgrx::pg_sys;
+use pgrx::pgrx_sql_entity_graph::metadata::{
+    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
+};
+
+/// Lets a Rust type with `FromDatum` and `IntoDatum` be an argument and a result of
+/// `#[pg_extern]` functions, as the SQL type `$sql`.
+macro_rules! sql_type {
+    ($ty:ty, $sql:literal) => {
+        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
+            #[inline]
+            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
+                let index = arg.index();
+                unsafe { arg.unbox_arg_using_from_datum() }
+                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
+            }
+        }
+
+        unsafe impl ::pgrx::callconv::BoxRet for $ty {
+            #[inline]
+            unsafe fn box_into<'fcx>(
+                self,
+                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
+            ) -> ::pgrx::datum::Datum<'fcx> {
+                match ::pgrx::IntoDatum::into_datum(self) {
+                    Some(datum) => unsafe { fcinfo.return_raw_datum(datum) },
+                    None => fcinfo.return_null(),
+                }
+            }
+        }
+
+        unsafe impl ::pgrx::pgrx_sql_entity_graph::metadata::SqlTranslatable for $ty {
+            const TYPE_IDENT: &'static str = ::pgrx::pgrx_resolved_type!($ty);
+            const TYPE_ORIGIN: ::pgrx::pgrx_sql_entity_graph::metadata::TypeOrigin =
+                ::pgrx::pgrx_sql_entity_graph::metadata::TypeOrigin::External;
+            const ARGUMENT_SQL: Result<
+                ::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef,
+                ::pgrx::pgrx_sql_entity_graph::metadata::ArgumentError,
+            > = Ok(::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef::literal($sql));
+            const RETURN_SQL: Result<
+                ::pgrx::pgrx_sql_entity_graph::metadata::ReturnsRef,
+                ::pgrx::pgrx_sql_entity_graph::metadata::ReturnsError,
+            > = Ok(::pgrx::pgrx_sql_entity_graph::metadata::ReturnsRef::One(
+                ::pgrx::pgrx_sql_entity_graph::metadata::SqlMappingRef::literal($sql),
+            ));
+        }
+    };
+}
+pub(crate) use sql_type;
+
+/// A `cstring` already in palloc'd memory, returned as is (pgrx would copy a `&CStr`): the
+/// result of the output functions.
+pub struct PallocCString(*mut u8);
+
+impl PallocCString {
+    /// Copies `text` and a terminating NUL into a new palloc'd buffer.
+    #[inline]
+    pub fn new(text: &[u8]) -> Self {
+        // SAFETY: palloc returns text.len() + 1 writable bytes or raises ERROR.
+        unsafe {
+            let buf = pg_sys::palloc(text.len() + 1).cast::<u8>();
+            buf.copy_from_nonoverlapping(text.as_ptr(), text.len());
+            buf.add(text.len()).write(0);
+            PallocCString(buf)
+        }
+    }
+}
+
+unsafe impl BoxRet for PallocCString {
+    #[inline]
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0)) }
+    }
+}
+
+unsafe impl SqlTranslatable for PallocCString {
+    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(PallocCString);
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> =
+        Err(ArgumentError::NotValidAsArgument("PallocCString"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
+        Ok(ReturnsRef::One(SqlMappingRef::literal("cstring")));
+}
+
+/// The bytes left to read in a receive function's buffer, which it must consume.
+///
+/// # Safety
+/// `buf` is the `StringInfo` a receive function was called with.
+#[inline]
+pub unsafe fn unread_bytes(buf: &mut pg_sys::StringInfoData) -> &[u8] {
+    let cursor = usize::try_from(buf.cursor).unwrap_or(0);
+    let len = usize::try_from(buf.len).unwrap_or(0).max(cursor);
+    buf.cursor = buf.len;
+    // SAFETY: data holds len bytes.
+    unsafe { std::slice::from_raw_parts(buf.data.cast::<u8>().add(cursor), len - cursor) }
+}

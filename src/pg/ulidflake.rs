@@ -1,0 +1,320 @@
+//! The SQL type `ulidflake`: the Rust behind the functions that `sql/ulidflake_*.sql` declares.
+//!
+//! A `ulidflake` datum is the 64-bit value itself, passed by value like a `bigint`, so the SQL
+//! files bind comparison, hashing, sort support, BRIN support, `send` and `min`/`max` to
+//! PostgreSQL's own `bigint` functions. Generation is server-wide: the last value handed out
+//! lives in shared memory, which needs `shared_preload_libraries = 'ulid'`.
+
+use core::ffi::CStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use pgrx::datum::{Internal, TimestampWithTimeZone};
+use pgrx::prelude::*;
+use pgrx::{
+    pg_shmem_init, pg_sys, FromDatum, GucContext, GucFlags, GucRegistry, GucSetting, IntoDatum,
+    PgAtomic, PgSqlErrorCode,
+};
+use rand::{Rng, RngExt};
+
+use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
+use crate::codec::ulidflake::Ulidflake;
+use crate::generator::clock::unix_ms_now;
+use crate::generator::flake::{self, Draw, GenerateError, Layout};
+use crate::pg::backend::with_state;
+use crate::pg::datum::{sql_type, unread_bytes, PallocCString};
+use crate::pg::error::{raise, raise_with_hint};
+
+// ---------------------------------------------------------------------------------------------
+// A `ulidflake` datum is the value, by value.
+
+impl FromDatum for Ulidflake {
+    #[inline]
+    unsafe fn from_polymorphic_datum(
+        datum: pg_sys::Datum,
+        is_null: bool,
+        _: pg_sys::Oid,
+    ) -> Option<Self> {
+        if is_null {
+            return None;
+        }
+        // Every way into the type (input, receive, casts) rejects the sign bit.
+        Some(Ulidflake::from_i64(datum.value() as i64).expect("a ulidflake is never negative"))
+    }
+}
+
+impl IntoDatum for Ulidflake {
+    #[inline]
+    fn into_datum(self) -> Option<pg_sys::Datum> {
+        Some(pg_sys::Datum::from(self.to_i64()))
+    }
+
+    fn type_oid() -> pg_sys::Oid {
+        pg_sys::InvalidOid
+    }
+}
+
+sql_type!(Ulidflake, "ulidflake");
+
+// ---------------------------------------------------------------------------------------------
+// Server-wide state and the node setting.
+
+/// The last value handed out on this server, in shared memory.
+static LAST: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"ulid.ulidflake_last") };
+
+/// Whether this process has the shared state: the library was preloaded by the postmaster.
+static SHARED_STATE: AtomicBool = AtomicBool::new(false);
+
+/// `ulid.node_id`: the scalability id `gen_ulidflake()` puts in its values, or -1 for
+/// stand-alone values.
+static NODE_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
+
+/// Registers the setting and, when the postmaster preloads the library, the shared memory.
+pub fn init() {
+    GucRegistry::define_int_guc(
+        c"ulid.node_id",
+        c"Node number (Ulid-Flake scalability id, 0..31) that gen_ulidflake() puts in its ids; -1 makes stand-alone ids.",
+        c"Give each server that generates ulidflake ids for the same tables its own number, so that their ids never collide.",
+        &NODE_ID,
+        -1,
+        i32::from(Ulidflake::MAX_SCALABILITY_ID),
+        GucContext::Sighup,
+        GucFlags::default(),
+    );
+    // SAFETY: read once, in _PG_init.
+    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
+        pg_shmem_init!(LAST = AtomicU64::new(0));
+        SHARED_STATE.store(true, Ordering::Relaxed);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text and binary I/O.
+
+/// Text input: 13 Crockford base32 characters, any case.
+#[pg_extern(sql = false)]
+fn ulidflake_in(input: &CStr) -> Ulidflake {
+    Ulidflake::parse(input.to_bytes()).unwrap_or_else(|problem| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!(
+                "invalid input syntax for type ulidflake: \"{}\": {problem}",
+                input.to_string_lossy()
+            ),
+        )
+    })
+}
+
+/// Text output: 13 upper-case characters.
+#[pg_extern(sql = false)]
+fn ulidflake_out(value: Ulidflake) -> PallocCString {
+    PallocCString::new(&value.encode())
+}
+
+/// Binary input: the 8 bytes of a `bigint`, most significant first; any other length, or the
+/// sign bit set, is `22P03`.
+#[pg_extern(sql = false)]
+fn ulidflake_recv(mut buf: Internal) -> Ulidflake {
+    // SAFETY: the receive function's argument is the StringInfo holding the value's bytes.
+    let bytes = unsafe { unread_bytes(&mut *buf.get_mut().expect("a StringInfo")) };
+    let Ok(bytes) = <[u8; 8]>::try_from(bytes) else {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!(
+                "invalid binary ulidflake: expected 8 bytes, found {}",
+                bytes.len()
+            ),
+        )
+    };
+    Ulidflake::from_bits(u64::from_be_bytes(bytes)).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            "invalid binary ulidflake: the sign bit is set".into(),
+        )
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Casts and accessors.
+
+/// `bigint -> ulidflake`: the same bits; a negative number is not a Ulid-Flake.
+#[pg_extern(sql = false)]
+fn ulidflake_from_bigint(value: i64) -> Ulidflake {
+    Ulidflake::from_i64(value).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            format!("bigint {value} is out of range for type ulidflake: it must not be negative"),
+        )
+    })
+}
+
+/// `ulidflake -> timestamptz`, and `ulidflake_timestamp(ulidflake)`.
+#[pg_extern(sql = false)]
+fn ulidflake_to_timestamptz(value: Ulidflake) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(unix_ms_to_pg_timestamp(value.unix_ms()))
+        .expect("every ulidflake timestamp is a valid timestamptz")
+}
+
+/// `timestamptz -> ulidflake`: the lowest value of that millisecond, for range queries.
+#[pg_extern(sql = false)]
+fn ulidflake_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulidflake {
+    let last = Ulidflake::EPOCH_UNIX_MS + Ulidflake::MAX_TIMESTAMP_MS;
+    match unix_ms_within(timestamp.into(), Ulidflake::EPOCH_UNIX_MS, last) {
+        Some(unix_ms) => Ulidflake::first_of_millisecond(unix_ms - Ulidflake::EPOCH_UNIX_MS),
+        None => raise_with_hint(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!("timestamp out of range for type ulidflake: \"{timestamp}\""),
+            "A ulidflake holds instants from 2024-01-01 00:00:00 UTC to 2302-09-27 15:10:22.207 UTC.",
+        ),
+    }
+}
+
+/// `ulidflake_randomness(ulidflake)`: the low 20 bits (the randomness of a stand-alone id).
+#[pg_extern(sql = false)]
+fn ulidflake_randomness(value: Ulidflake) -> i32 {
+    value.random() as i32
+}
+
+/// `ulidflake_scalable_randomness(ulidflake)`: bits 5..19 (the randomness of a scalable id).
+#[pg_extern(sql = false)]
+fn ulidflake_scalable_randomness(value: Ulidflake) -> i32 {
+    value.scalable_random() as i32
+}
+
+/// `ulidflake_scalability_id(ulidflake)`: the low 5 bits (the node of a scalable id).
+#[pg_extern(sql = false)]
+fn ulidflake_scalability_id(value: Ulidflake) -> i32 {
+    i32::from(value.scalability_id())
+}
+
+/// `ulidflake_is_valid(text)`: whether `ulidflake_in` would accept the text, without raising.
+#[pg_extern(sql = false)]
+fn ulidflake_is_valid(text: &[u8]) -> bool {
+    Ulidflake::parse(text).is_ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generation.
+
+/// How many times a call sleeps 100 us waiting for the clock to pass a used-up millisecond
+/// before it gives up: about a second.
+const MAX_WAITS: u32 = 10_000;
+
+/// Milliseconds since the Ulid-Flake epoch on the wall clock, if in range.
+#[inline]
+fn flake_clock() -> Option<u64> {
+    Ulidflake::timestamp_of_unix_ms(unix_ms_now()?)
+}
+
+fn sleep_a_little() {
+    // SAFETY: plain libc sleep; interrupts are checked right after.
+    unsafe { pg_sys::pg_usleep(100) };
+    check_for_interrupts!();
+}
+
+fn generate(layout: Layout) -> Ulidflake {
+    if !SHARED_STATE.load(Ordering::Relaxed) {
+        raise_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "gen_ulidflake() needs the ulid library loaded via \"shared_preload_libraries\"".into(),
+            "Add 'ulid' to shared_preload_libraries in postgresql.conf and restart the server: \
+             ulidflake ids are unique server-wide through state in shared memory.",
+        );
+    }
+    let draw = with_state(|state| Draw {
+        fresh: state.rng.next_u32(),
+        increment: state.rng.random_range(1..=255),
+    });
+    match flake::generate(
+        LAST.get(),
+        layout,
+        draw,
+        flake_clock,
+        sleep_a_little,
+        MAX_WAITS,
+    ) {
+        Ok(value) => value,
+        Err(GenerateError::ClockOutOfRange) => raise(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            "the system clock is outside the range of type ulidflake".into(),
+        ),
+        Err(GenerateError::ClockStuck { timestamp_ms }) => {
+            let at = ulidflake_to_timestamptz(Ulidflake::first_of_millisecond(timestamp_ms));
+            raise_with_hint(
+                PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+                format!(
+                    "gen_ulidflake() overflow: the values of millisecond \"{at}\" are used up and the clock did not pass it within a second"
+                ),
+                "The system clock is behind the last id this server generated; ids resume when it catches up.",
+            )
+        }
+    }
+}
+
+/// `gen_ulidflake()`: a stand-alone id, or a scalable one if `ulid.node_id` is set.
+#[pg_extern(sql = false)]
+fn gen_ulidflake() -> Ulidflake {
+    match u8::try_from(NODE_ID.get()) {
+        Ok(id) => generate(Layout::Scalable(id)),
+        Err(_) => generate(Layout::Standalone),
+    }
+}
+
+/// `gen_ulidflake(scalability_id)`: a scalable id with this scalability id.
+#[pg_extern(sql = false)]
+fn gen_ulidflake_scalable(scalability_id: i32) -> Ulidflake {
+    match u8::try_from(scalability_id) {
+        Ok(id) if id <= Ulidflake::MAX_SCALABILITY_ID => generate(Layout::Scalable(id)),
+        _ => raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!("scalability id {scalability_id} is out of range: it must be between 0 and 31"),
+        ),
+    }
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use pgrx::prelude::*;
+
+    use super::LAST;
+    use crate::codec::ulidflake::Ulidflake;
+
+    /// The last value is in a millisecond the clock has not reached, with its randomness used
+    /// up: gen_ulidflake() must wait for the clock, give up after about a second with 2200H,
+    /// and leave the state (and the session) as they were.
+    #[pg_test]
+    fn a_clock_that_does_not_advance_is_2200h() {
+        let stuck = Ulidflake::standalone(Ulidflake::MAX_TIMESTAMP_MS - 1, Ulidflake::MAX_RANDOM);
+        let before = LAST.get().swap(stuck.to_bits(), Ordering::SeqCst);
+        Spi::run("SET TimeZone = 'UTC'").unwrap();
+        Spi::run(
+            "CREATE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+             BEGIN EXECUTE query; RETURN 'ok';
+             EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $$",
+        )
+        .unwrap();
+        let started = std::time::Instant::now();
+        let error = Spi::get_one::<String>("SELECT pg_temp.sqlstate_of('SELECT gen_ulidflake()')");
+        let waited = started.elapsed();
+        assert_eq!(
+            error,
+            Ok(Some(
+                "2200H: gen_ulidflake() overflow: the values of millisecond \
+                 \"2302-09-27 15:10:22.206+00\" are used up and the clock did not pass it within a second"
+                    .into()
+            ))
+        );
+        assert!(
+            waited >= std::time::Duration::from_millis(900),
+            "gave up after {waited:?}"
+        );
+        assert_eq!(LAST.get().load(Ordering::SeqCst), stuck.to_bits());
+        LAST.get().store(before, Ordering::SeqCst);
+        assert_eq!(
+            Spi::get_one::<bool>("SELECT gen_ulidflake() IS NOT NULL"),
+            Ok(Some(true))
+        );
+    }
+}

@@ -1,0 +1,71 @@
+-- gen_ulidflake(): server-wide, strictly increasing, stand-alone or scalable.
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO, YMD';
+
+-- The node setting: -1 (stand-alone ids) unless postgresql.conf says otherwise; only the server
+-- configuration can change it.
+SELECT name, setting, min_val, max_val, context, short_desc FROM pg_settings WHERE name = 'ulid.node_id';
+SET ulid.node_id = 3;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+ALTER SYSTEM SET ulid.node_id = 32;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET ulid.no_such_setting = 1;
+
+-- The wall clock at the call, to the millisecond, in a valid stand-alone id.
+SELECT date_trunc('milliseconds', before) <= ulidflake_timestamp(id) AND ulidflake_timestamp(id) <= after AS within_the_call,
+       length(id::text) AS length
+FROM (SELECT clock_timestamp() AS before, gen_ulidflake() AS id, clock_timestamp() AS after) s;
+
+-- 200000 ids in one statement: strictly increasing; within a millisecond each is the previous
+-- one + n with n in 1..255 (about 128 on average); a new millisecond starts anywhere.
+CREATE TEMP TABLE flakes AS SELECT n, gen_ulidflake() AS id FROM generate_series(1, 200000) AS n;
+SELECT count(*) FILTER (WHERE id > prev) AS increasing, count(prev) AS pairs, count(DISTINCT id) AS distinct_ids
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM flakes) s;
+SELECT min(step) AS min_step, max(step) AS max_step, avg(step) BETWEEN 118 AND 138 AS mean_step_near_128,
+       count(DISTINCT step) > 250 AS many_steps
+FROM (SELECT id::bigint - lag(id::bigint) OVER (ORDER BY n) AS step,
+             ulidflake_timestamp(id) = ulidflake_timestamp(lag(id) OVER (ORDER BY n)) AS same_ms
+      FROM flakes) s
+WHERE same_ms;
+
+-- gen_ulidflake(scalability_id): scalable ids carrying that id, also strictly increasing; with
+-- 15 random bits a millisecond fills up after about 256 ids and the generator waits for the next.
+CREATE TEMP TABLE scaled AS SELECT n, gen_ulidflake(17) AS id FROM generate_series(1, 20000) AS n;
+SELECT count(*) FILTER (WHERE id > prev) AS increasing, count(prev) AS pairs,
+       bool_and(ulidflake_scalability_id(id) = 17) AS all_node_17,
+       count(DISTINCT ulidflake_timestamp(id)) >= 20000 / 256 AS spread_over_milliseconds
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM scaled) s;
+SELECT min(step) >= 1 AND max(step) <= 255 AS steps_in_range
+FROM (SELECT ulidflake_scalable_randomness(id) - lag(ulidflake_scalable_randomness(id)) OVER (ORDER BY n) AS step,
+             ulidflake_timestamp(id) = ulidflake_timestamp(lag(id) OVER (ORDER BY n)) AS same_ms
+      FROM scaled) s
+WHERE same_ms;
+-- The state is shared across layouts: a stand-alone id after scalable ones is still greater.
+SELECT gen_ulidflake() > (SELECT max(id) FROM scaled) AS still_increasing;
+SELECT id, sqlstate_of(format('SELECT gen_ulidflake(%s)', id)) AS result
+FROM (VALUES (-1), (0), (31), (32), (1000)) AS v(id);
+SELECT gen_ulidflake(NULL) IS NULL AS strict;
+
+-- Configured once for the server: with ulid.node_id = 7 in the configuration, gen_ulidflake()
+-- makes scalable ids of node 7.
+ALTER SYSTEM SET ulid.node_id = 7;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.3);
+SHOW ulid.node_id;
+SELECT bool_and(ulidflake_scalability_id(id) = 7) AS node_7, count(*) FROM (SELECT gen_ulidflake() AS id FROM generate_series(1, 1000)) s;
+ALTER SYSTEM RESET ulid.node_id;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.3);
+SHOW ulid.node_id;
+
+-- Parallel workers share the server-wide state.
+CREATE TABLE par AS SELECT n FROM generate_series(1, 100000) AS n;
+ANALYZE par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_ulidflake() FROM par;
+SELECT count(*) AS generated, count(DISTINCT id) AS distinct_ids FROM (SELECT gen_ulidflake() AS id FROM par) s;
+RESET ALL;
+DROP TABLE par;

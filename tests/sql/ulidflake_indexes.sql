@@ -1,0 +1,106 @@
+-- Operators, min/max and index support of ulidflake.
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO, YMD';
+
+SELECT o.oprname, o.oprcode, c.oprname AS commutator, n.oprname AS negator,
+       o.oprrest, o.oprjoin, o.oprcanhash AS hashes, o.oprcanmerge AS merges
+FROM pg_operator o
+LEFT JOIN pg_operator c ON c.oid = o.oprcom
+LEFT JOIN pg_operator n ON n.oid = o.oprnegate
+WHERE o.oprleft = 'ulidflake'::regtype AND o.oprright = 'ulidflake'::regtype
+ORDER BY o.oprname;
+SELECT a, b, a = b AS eq, a <> b AS ne, a < b AS lt, a <= b AS le, a > b AS gt, a >= b AS ge
+FROM (VALUES ('00CMXB6TAK4SA'::ulidflake)) AS x(a),
+     (VALUES ('00CMXB6TAK4S9'::ulidflake), ('00CMXB6TAK4SA'), ('00cmxb6tak4sb'), ('7ZZZZZZZZZZZZ'), ('0000000000000'), (NULL)) AS y(b);
+
+-- 100000 events, one per second from 2025-01-01, keyed by their ulidflake.
+CREATE TABLE fevents (id ulidflake PRIMARY KEY, n int NOT NULL);
+INSERT INTO fevents
+SELECT (('2025-01-01 00:00:00+00'::timestamptz + n * interval '1 second')::ulidflake::bigint + n % 1048576)::ulidflake, n
+FROM generate_series(0, 99999) AS n;
+VACUUM ANALYZE fevents;
+SELECT (SELECT array_agg(id ORDER BY id) FROM fevents) = (SELECT array_agg(id ORDER BY id::bigint) FROM fevents) AS bigint_order,
+       (SELECT array_agg(id ORDER BY id) FROM fevents) = (SELECT array_agg(id ORDER BY id::text COLLATE "C") FROM fevents) AS text_order,
+       (SELECT array_agg(id ORDER BY id) FROM fevents) = (SELECT array_agg(id ORDER BY n) FROM fevents) AS time_order;
+SELECT min(id) = (SELECT id FROM fevents WHERE n = 0) AS min_ok, max(id) = (SELECT id FROM fevents WHERE n = 99999) AS max_ok
+FROM fevents;
+SELECT a.aggfnoid::regprocedure, a.aggtransfn, a.aggcombinefn, o.oprname AS sortop
+FROM pg_aggregate a JOIN pg_operator o ON o.oid = a.aggsortop
+WHERE a.aggfnoid::regprocedure::text IN ('min(ulidflake)', 'max(ulidflake)')
+ORDER BY 1::text;
+EXPLAIN (COSTS OFF) SELECT max(id) FROM fevents;
+
+-- Rows created in a time range, through the primary key.
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM fevents
+WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+SELECT count(*) AS rows_in_range, min(n), max(n), min(id::timestamptz) AS first_created, max(id::timestamptz) AS last_created
+FROM fevents
+WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+
+-- btree: bigint's support functions; deduplication as bigint's.
+SELECT amproc.amprocnum, amproc.amproc::regprocedure
+FROM pg_amproc amproc JOIN pg_opfamily f ON f.oid = amproc.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
+WHERE amproc.amproclefttype = 'ulidflake'::regtype AND am.amname IN ('btree', 'hash')
+ORDER BY am.amname, 1;
+CREATE TABLE fdups (f ulidflake, b bigint);
+INSERT INTO fdups SELECT '00CMXB6TAK4SA', 14246757444195114 FROM generate_series(1, 10000);
+CREATE INDEX fdups_f ON fdups (f);
+CREATE INDEX fdups_b ON fdups (b);
+CREATE INDEX fdups_f_plain ON fdups (f) WITH (deduplicate_items = off);
+SELECT pg_relation_size('fdups_f') = pg_relation_size('fdups_b') AS same_as_bigint,
+       pg_relation_size('fdups_f') * 2 < pg_relation_size('fdups_f_plain') AS deduplicated;
+DROP TABLE fdups;
+
+-- hash: index, join, aggregate; a ulidflake hashes like its bigint.
+CREATE TABLE fhashed (id ulidflake);
+INSERT INTO fhashed SELECT id FROM fevents WHERE n % 10 = 0;
+CREATE INDEX fhashed_id ON fhashed USING hash (id);
+ANALYZE fhashed;
+EXPLAIN (COSTS OFF) SELECT * FROM fhashed WHERE id = '00CMXB6TAK4SA';
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM fevents e JOIN fhashed h ON e.id = h.id;
+SELECT count(*) AS hash_joined FROM fevents e JOIN fhashed h ON e.id = h.id;
+RESET enable_mergejoin;
+RESET enable_nestloop;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT id, count(*) FROM fhashed GROUP BY id;
+SELECT count(*) AS groups FROM (SELECT id, count(*) FROM fhashed GROUP BY id) g;
+RESET enable_sort;
+SELECT bool_and(ulidflake_hash(id) = hashint8(id::bigint)) AS hash32,
+       bool_and(ulidflake_hash_extended(id, 42) = hashint8extended(id::bigint, 42)) AS hash64
+FROM fhashed;
+
+-- PARTITION BY HASH: the partition of a ulidflake is the partition of the same bigint.
+CREATE TABLE fparted (id ulidflake PRIMARY KEY, n int) PARTITION BY HASH (id);
+CREATE TABLE fparted_0 PARTITION OF fparted FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE fparted_1 PARTITION OF fparted FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE fparted_2 PARTITION OF fparted FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+CREATE TABLE bparted (id bigint, n int) PARTITION BY HASH (id);
+CREATE TABLE bparted_0 PARTITION OF bparted FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE bparted_1 PARTITION OF bparted FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE bparted_2 PARTITION OF bparted FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+INSERT INTO fparted SELECT id, n FROM fevents WHERE n < 3000;
+INSERT INTO bparted SELECT id::bigint, n FROM fevents WHERE n < 3000;
+SELECT tableoid::regclass AS partition, count(*) > 700 AS well_spread FROM fparted GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS same_partition_as_bigint
+FROM (SELECT n, right(tableoid::regclass::text, 1) AS p FROM fparted) a
+JOIN (SELECT n, right(tableoid::regclass::text, 1) AS p FROM bparted) b USING (n, p);
+EXPLAIN (COSTS OFF) SELECT n FROM fparted WHERE id = '00CMXB6TAK4SA';
+DROP TABLE fparted, bparted;
+
+-- BRIN minmax and minmax-multi.
+CREATE TABLE flog (id ulidflake NOT NULL, payload text);
+INSERT INTO flog SELECT id, repeat('x', 100) FROM fevents ORDER BY id;
+CREATE INDEX flog_brin ON flog USING brin (id) WITH (pages_per_range = 8);
+ANALYZE flog;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM flog WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+SELECT count(*) AS brin_minmax FROM flog WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+DROP INDEX flog_brin;
+CREATE INDEX flog_brin_multi ON flog USING brin (id ulidflake_minmax_multi_ops) WITH (pages_per_range = 8);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM flog WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+SELECT count(*) AS brin_minmax_multi FROM flog WHERE id >= '2025-01-01 10:00:00+00'::timestamptz::ulidflake AND id < '2025-01-01 10:10:00+00'::timestamptz::ulidflake;
+DROP TABLE flog, fhashed, fevents;
