@@ -15,9 +15,10 @@ as_root() {
 }
 
 # Debian packages: the server, its headers (pgrx's bindgen), libclang (bindgen), sudo (to run
-# PostgreSQL as the postgres user).
+# PostgreSQL as the postgres user), and what building cargo-pgrx and the extension needs.
 ensure_packages() {
-    local wanted=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libclang-dev sudo "$@")
+    local wanted=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libclang-dev sudo
+                  build-essential pkg-config libssl-dev "$@")
     local missing=() p
     for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -25,14 +26,20 @@ ensure_packages() {
     [ ${#missing[@]} -eq 0 ] && return 0
     log "installing Debian packages: ${missing[*]}"
     local running_before
-    running_before=$(pg_lsclusters -h 2>/dev/null | awk '$4 == "online" {print $1 "/" $2}')
+    running_before=$(online_clusters)
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     # Installing the server may start Debian's default cluster; we leave nothing running that we started.
     local c
-    for c in $(pg_lsclusters -h 2>/dev/null | awk '$4 == "online" {print $1 "/" $2}'); do
-        grep -qx "$c" <<<"$running_before" || as_root pg_ctlcluster "${c%/*}" "${c#*/}" stop
+    for c in $(online_clusters); do
+        grep -qx "$c" <<<"$running_before" || as_root pg_ctlcluster "${c%/*}" "${c#*/}" stop || true
     done
+}
+
+# The Debian clusters that are running, as VERSION/NAME; nothing if postgresql-common is absent.
+online_clusters() {
+    command -v pg_lsclusters >/dev/null || return 0
+    pg_lsclusters -h 2>/dev/null | awk '$4 == "online" {print $1 "/" $2}' || true
 }
 
 ensure_cargo_pgrx() {
@@ -76,14 +83,19 @@ as_postgres() {
     as_root sudo -u postgres -- "$@"
 }
 
-# cluster_start VAR [postgres -c settings...]: initdb a new cluster in a temporary directory
-# owned by postgres, start it on a free port listening on 127.0.0.1 and a private socket
-# directory, and set VAR_DIR, VAR_PORT and VAR_HOST. Registers cleanup on exit.
+# cluster_start VAR [postgresql.conf lines...]: initdb a new cluster in a temporary directory
+# owned by postgres and start it on a free port, reachable only through a socket in that
+# directory; set VAR_DIR, VAR_PORT and VAR_HOST. Every cluster (and anything registered with
+# cleanup_path) is stopped and removed when the script exits, whether it succeeds or not.
 CLUSTERS=()
+CLEANUP_PATHS=()
+trap cleanup_all EXIT
+
 cluster_start() {
     local name=$1; shift
     local dir port
     dir=$(mktemp -d /tmp/ulid-pg.XXXXXX)
+    CLUSTERS+=("$dir")
     chmod 755 "$dir"
     as_root chown postgres: "$dir"
     as_postgres "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
@@ -91,7 +103,7 @@ cluster_start() {
     port=$(free_port)
     {
         echo "port = $port"
-        echo "listen_addresses = '127.0.0.1'"
+        echo "listen_addresses = ''"
         echo "unix_socket_directories = '$dir'"
         echo "fsync = off"
         local setting
@@ -99,14 +111,12 @@ cluster_start() {
     } | as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
     as_postgres "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
         || { cat "$dir/server.log" >&2; return 1; }
-    CLUSTERS+=("$dir")
     printf -v "${name}_DIR" '%s' "$dir"
     printf -v "${name}_PORT" '%s' "$port"
     printf -v "${name}_HOST" '%s' "$dir"
-    trap cluster_stop_all EXIT
 }
 
-# cluster_restart DIR [settings...]: appends settings to postgresql.conf and restarts.
+# cluster_restart DIR [postgresql.conf lines...]: appends the lines and restarts.
 cluster_restart() {
     local dir=$1; shift
     local setting
@@ -115,11 +125,31 @@ cluster_restart() {
         || { cat "$dir/server.log" >&2; return 1; }
 }
 
+# cleanup_path PATH: remove PATH (a temporary directory) when the script exits.
+cleanup_path() {
+    CLEANUP_PATHS+=("$1")
+}
+
 cluster_stop_all() {
     local dir
     for dir in "${CLUSTERS[@]}"; do
-        [ -d "$dir/data" ] && as_postgres "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1
-        as_root rm -rf "$dir"
+        if [ -f "$dir/data/postmaster.pid" ]; then
+            as_postgres "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null 2>&1 \
+                || as_postgres "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+        fi
+        as_root rm -rf "$dir" || true
     done
     CLUSTERS=()
+}
+
+cleanup_all() {
+    cluster_stop_all
+    local path
+    for path in "${CLEANUP_PATHS[@]}"; do
+        if [ -f "$path/data/postmaster.pid" ]; then
+            as_postgres "$PG_BIN/pg_ctl" -D "$path/data" -m immediate -w stop >/dev/null 2>&1 || true
+        fi
+        as_root rm -rf "$path" || true
+    done
+    CLEANUP_PATHS=()
 }

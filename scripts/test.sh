@@ -12,11 +12,10 @@ ensure_setup
 
 log "Rust unit tests and in-server tests: cargo pgrx test"
 pgrx_data=$(mktemp -d /tmp/ulid-pgrx-test.XXXXXX)
+cleanup_path "$pgrx_data"
 chmod 755 "$pgrx_data"
 as_root chown postgres: "$pgrx_data"
 cargo pgrx test pg$PG_MAJOR --runas postgres --pgdata "$pgrx_data/data"
-as_postgres "$PG_BIN/pg_ctl" -D "$pgrx_data/data" -m fast -w stop >/dev/null 2>&1 || true
-as_root rm -rf "$pgrx_data"
 
 install_extension
 
