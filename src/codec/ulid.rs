@@ -74,13 +74,13 @@ impl Ulid {
     /// Parses the 26-character text form, case-insensitively.
     #[inline]
     pub fn parse(text: &[u8]) -> Result<Self, TextError> {
-        crockford::decode::<{ Self::TEXT_LEN }>(text, 128, Self::MAX_TEXT).map(Ulid)
+        crockford::decode::<u128, { Self::TEXT_LEN }>(text, 128, Self::MAX_TEXT).map(Ulid)
     }
 
     /// The canonical text form: 26 upper-case characters.
     #[inline]
     pub fn encode(self) -> [u8; Self::TEXT_LEN] {
-        crockford::encode::<{ Self::TEXT_LEN }>(self.0)
+        crockford::encode::<u128, { Self::TEXT_LEN }>(self.0)
     }
 
     /// The next ULID in the same millisecond (randomness + 1), or `None` if the randomness is
@@ -146,6 +146,23 @@ mod tests {
             assert_eq!(ulid.to_string(), text);
             assert_eq!(Ulid::from_bytes(ulid.to_bytes()), ulid);
         }
+    }
+
+    #[test]
+    fn seed_articles_examples() {
+        // A monotonic run printed by the Java article: +1 each, the digit after H is J (no I).
+        let run = [
+            "01GFGASXXQXD5ZJ26PKSCFGNPF",
+            "01GFGASXXQXD5ZJ26PKSCFGNPG",
+            "01GFGASXXQXD5ZJ26PKSCFGNPH",
+            "01GFGASXXQXD5ZJ26PKSCFGNPJ",
+        ];
+        for pair in run.windows(2) {
+            assert_eq!(parse(pair[0]).increment(), Some(parse(pair[1])));
+        }
+        // The CLI article: 01KP7RTPGZB62RC63XPYZENR1F "was created at 2026-04-15T05:11:38Z".
+        let at = parse("01KP7RTPGZB62RC63XPYZENR1F").timestamp_ms();
+        assert!((1_776_229_898_000..1_776_229_899_000).contains(&at), "{at}");
     }
 
     #[test]

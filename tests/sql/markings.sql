@@ -8,7 +8,7 @@ SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proparall
        p.proisstrict AS strict, p.proleakproof AS leakproof
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 
 -- LEAKPROOF comparisons can be pushed below a security barrier: a lookup by id through a

@@ -17,6 +17,16 @@ CREATE FUNCTION random_part(u ulid) RETURNS numeric LANGUAGE sql IMMUTABLE STRIC
     FROM generate_series(6, 15) AS i
 $$;
 
+-- How many parallel workers a query's plan launched when it ran (EXPLAIN ANALYZE).
+CREATE FUNCTION workers_launched(query text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || query INTO plan;
+    RETURN (SELECT sum(w::int) FROM jsonb_path_query(plan, 'strict $.**."Workers Launched"') AS w);
+END
+$$;
+
 -- A connection string for a new session on this server (dblink tests open fresh backends).
 CREATE FUNCTION this_server() RETURNS text LANGUAGE sql STABLE AS $$
     SELECT format('host=%s port=%s dbname=%s user=%s',

@@ -7,7 +7,7 @@ SET DateStyle = 'ISO, YMD';
 SELECT castsource::regtype AS source, casttarget::regtype AS target, castcontext, castmethod
 FROM pg_cast
 WHERE castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype
-ORDER BY 1::text, 2::text;
+ORDER BY castsource::regtype::text COLLATE "C", casttarget::regtype::text COLLATE "C";
 
 -- uuid: the same 16 bytes, so the round trip is the identity both ways.
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid AS as_uuid,

@@ -55,6 +55,8 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_monotonic_ulid() FROM par WHERE n % 2 = 0;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_ulid() FROM par WHERE n % 2 = 0;
+SELECT workers_launched('SELECT gen_monotonic_ulid() FROM par WHERE n % 2 = 0') AS monotonic_workers,
+       workers_launched('SELECT gen_ulid() FROM par WHERE n % 2 = 0') AS gen_ulid_workers;
 CREATE TEMP TABLE par_mono AS SELECT n, gen_monotonic_ulid() AS id FROM par WHERE n % 2 = 0;
 -- In the order they were generated (the table's insertion order):
 SELECT count(*) FILTER (WHERE id > prev) = count(prev) AS strictly_increasing, count(*) AS generated

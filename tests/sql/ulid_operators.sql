@@ -38,7 +38,7 @@ SELECT min(id) AS no_rows FROM ord WHERE false;
 SELECT a.aggfnoid::regprocedure, a.aggtransfn, a.aggcombinefn, o.oprname AS sortop, p.proparallel
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid JOIN pg_operator o ON o.oid = a.aggsortop
 WHERE a.aggfnoid::regprocedure::text IN ('min(ulid)', 'max(ulid)')
-ORDER BY 1::text;
+ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 CREATE INDEX ord_id ON ord (id);
 ANALYZE ord;
 EXPLAIN (COSTS OFF) SELECT max(id) FROM ord;

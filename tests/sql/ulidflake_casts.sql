@@ -5,7 +5,7 @@ SET DateStyle = 'ISO, YMD';
 SELECT castsource::regtype AS source, casttarget::regtype AS target, castcontext, castmethod
 FROM pg_cast
 WHERE castsource = 'ulidflake'::regtype OR casttarget = 'ulidflake'::regtype
-ORDER BY 1::text, 2::text;
+ORDER BY castsource::regtype::text COLLATE "C", casttarget::regtype::text COLLATE "C";
 
 -- bigint: the value itself, both ways; a negative number is 22003.
 SELECT 14246757444195114::bigint::ulidflake AS from_bigint, '00CMXB6TAK4SA'::ulidflake::bigint AS to_bigint,

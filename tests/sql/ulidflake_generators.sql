@@ -29,7 +29,8 @@ FROM (SELECT id::bigint - lag(id::bigint) OVER (ORDER BY n) AS step,
 WHERE same_ms;
 
 -- gen_ulidflake(scalability_id): scalable ids carrying that id, also strictly increasing; with
--- 15 random bits a millisecond fills up after about 256 ids and the generator waits for the next.
+-- 15 random bits a millisecond fills up after about 128 ids on average (it starts at a random
+-- point) and the generator waits for the next.
 CREATE TEMP TABLE scaled AS SELECT n, gen_ulidflake(17) AS id FROM generate_series(1, 20000) AS n;
 SELECT count(*) FILTER (WHERE id > prev) AS increasing, count(prev) AS pairs,
        bool_and(ulidflake_scalability_id(id) = 17) AS all_node_17,
@@ -48,15 +49,28 @@ SELECT gen_ulidflake(NULL) IS NULL AS strict;
 
 -- Configured once for the server: with ulid.node_id = 7 in the configuration, gen_ulidflake()
 -- makes scalable ids of node 7.
+-- (After pg_reload_conf(), a new session sees the new value once the postmaster has reloaded;
+-- by then this session has been signalled too and reloads before its next statement.)
+CREATE EXTENSION dblink;
+CREATE PROCEDURE wait_for_node_id(expected text) LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..200 LOOP
+        EXIT WHEN (SELECT v FROM dblink(this_server(), 'SHOW ulid.node_id') AS r(v text)) = expected;
+        PERFORM pg_sleep(0.05);
+    END LOOP;
+END
+$$;
 ALTER SYSTEM SET ulid.node_id = 7;
 SELECT pg_reload_conf();
-SELECT pg_sleep(0.3);
+CALL wait_for_node_id('7');
 SHOW ulid.node_id;
 SELECT bool_and(ulidflake_scalability_id(id) = 7) AS node_7, count(*) FROM (SELECT gen_ulidflake() AS id FROM generate_series(1, 1000)) s;
 ALTER SYSTEM RESET ulid.node_id;
 SELECT pg_reload_conf();
-SELECT pg_sleep(0.3);
+CALL wait_for_node_id('-1');
 SHOW ulid.node_id;
+DROP PROCEDURE wait_for_node_id;
+DROP EXTENSION dblink;
 
 -- Parallel workers share the server-wide state.
 CREATE TABLE par AS SELECT n FROM generate_series(1, 100000) AS n;
@@ -66,6 +80,7 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_ulidflake() FROM par;
+SELECT workers_launched('SELECT gen_ulidflake() FROM par');
 SELECT count(*) AS generated, count(DISTINCT id) AS distinct_ids FROM (SELECT gen_ulidflake() AS id FROM par) s;
 RESET ALL;
 DROP TABLE par;

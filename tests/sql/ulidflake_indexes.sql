@@ -27,7 +27,7 @@ FROM fevents;
 SELECT a.aggfnoid::regprocedure, a.aggtransfn, a.aggcombinefn, o.oprname AS sortop
 FROM pg_aggregate a JOIN pg_operator o ON o.oid = a.aggsortop
 WHERE a.aggfnoid::regprocedure::text IN ('min(ulidflake)', 'max(ulidflake)')
-ORDER BY 1::text;
+ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 EXPLAIN (COSTS OFF) SELECT max(id) FROM fevents;
 
 -- Rows created in a time range, through the primary key.
