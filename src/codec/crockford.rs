@@ -75,24 +75,56 @@ impl fmt::Display for TextError {
     }
 }
 
-/// Decodes exactly `N` digits into the low `5 * N` bits of a `u128`.
+/// The integer a text form is read into and written from: `u128` for `ulid`, `u64` for
+/// `ulidflake` (narrower is faster).
+pub trait Word: Copy {
+    const ZERO: Self;
+    /// `self << 5 | digit`.
+    fn push_digit(self, digit: u8) -> Self;
+    /// The low 5 bits, then `self >>= 5`.
+    fn pop_digit(&mut self) -> u8;
+}
+
+macro_rules! word {
+    ($ty:ty) => {
+        impl Word for $ty {
+            const ZERO: Self = 0;
+            #[inline]
+            fn push_digit(self, digit: u8) -> Self {
+                (self << 5) | digit as $ty
+            }
+            #[inline]
+            fn pop_digit(&mut self) -> u8 {
+                let digit = (*self & 0x1F) as u8;
+                *self >>= 5;
+                digit
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// Decodes exactly `N` digits into the low `5 * N` bits of a `W`.
 ///
-/// `bits` is how many bits the type has (128 for `ulid`, 64 for `ulidflake`); a first digit that
-/// would set a bit above them is [`TextError::OutOfRange`], with `largest` as the message's example.
+/// `bits` is how many bits the type has (128 for `ulid`, 63 for `ulidflake`, whose sign bit is
+/// 0); a first digit that would set a bit above them is [`TextError::OutOfRange`], with
+/// `largest` as the message's example. (Such a digit may not fit `W`; it is rejected before the
+/// value is used.)
 #[inline]
-pub fn decode<const N: usize>(
+pub fn decode<W: Word, const N: usize>(
     text: &[u8],
     bits: u32,
     largest: &'static str,
-) -> Result<u128, TextError> {
-    debug_assert!(N * 5 >= bits as usize && N * 5 < bits as usize + 5 && N * 5 <= 130);
+) -> Result<W, TextError> {
+    debug_assert!(N * 5 >= bits as usize && N * 5 < bits as usize + 5);
     if text.len() == N {
-        let mut value: u128 = 0;
+        let mut value = W::ZERO;
         let mut invalid = false;
         for &byte in text {
             let digit = DECODE[byte as usize];
             invalid |= digit == NOT_A_DIGIT;
-            value = (value << 5) | (digit & 0x1F) as u128;
+            value = value.push_digit(digit & 0x1F);
         }
         if !invalid {
             // The first digit carries the top `bits - 5 * (N - 1)` bits; anything above is overflow.
@@ -137,12 +169,11 @@ fn character_count(bytes: &[u8]) -> usize {
 
 /// Encodes the low `5 * N` bits of `value` as `N` upper-case digits, most significant first.
 #[inline]
-pub fn encode<const N: usize>(value: u128) -> [u8; N] {
+pub fn encode<W: Word, const N: usize>(value: W) -> [u8; N] {
     let mut out = [0u8; N];
     let mut rest = value;
     for slot in out.iter_mut().rev() {
-        *slot = ALPHABET[(rest & 0x1F) as usize];
-        rest >>= 5;
+        *slot = ALPHABET[rest.pop_digit() as usize];
     }
     out
 }
@@ -154,7 +185,7 @@ mod tests {
     const MAX26: &str = "7ZZZZZZZZZZZZZZZZZZZZZZZZZ";
 
     fn decode26(text: &str) -> Result<u128, TextError> {
-        decode::<26>(text.as_bytes(), 128, MAX26)
+        decode::<u128, 26>(text.as_bytes(), 128, MAX26)
     }
 
     #[test]
@@ -196,11 +227,11 @@ mod tests {
             u128::MAX >> 1,
             u128::MAX,
         ] {
-            let text = encode::<26>(value);
-            assert_eq!(decode::<26>(&text, 128, MAX26), Ok(value));
+            let text = encode::<u128, 26>(value);
+            assert_eq!(decode::<u128, 26>(&text, 128, MAX26), Ok(value));
         }
-        assert_eq!(&encode::<26>(u128::MAX), MAX26.as_bytes());
-        assert_eq!(&encode::<26>(0), b"00000000000000000000000000");
+        assert_eq!(&encode::<u128, 26>(u128::MAX), MAX26.as_bytes());
+        assert_eq!(&encode::<u128, 26>(0), b"00000000000000000000000000");
     }
 
     #[test]
@@ -278,7 +309,7 @@ mod tests {
             })
         );
         assert_eq!(
-            decode::<26>(b"01AR\xFF3NDEKTSV4RRFFQ69G5FAV", 128, MAX26),
+            decode::<u128, 26>(b"01AR\xFF3NDEKTSV4RRFFQ69G5FAV", 128, MAX26),
             Err(TextError::InvalidCharacter {
                 found: Found::Byte(0xFF),
                 position: 5
@@ -312,12 +343,12 @@ mod tests {
     fn thirteen_digit_form_for_64_bits() {
         const MAX13: &str = "7ZZZZZZZZZZZZ";
         assert_eq!(
-            decode::<13>(MAX13.as_bytes(), 63, MAX13),
-            Ok(i64::MAX as u128)
+            decode::<u64, 13>(MAX13.as_bytes(), 63, MAX13),
+            Ok(i64::MAX as u64)
         );
-        assert_eq!(&encode::<13>(i64::MAX as u128), MAX13.as_bytes());
+        assert_eq!(&encode::<u64, 13>(i64::MAX as u64), MAX13.as_bytes());
         assert_eq!(
-            decode::<13>(b"8000000000000", 63, MAX13),
+            decode::<u64, 13>(b"8000000000000", 63, MAX13),
             Err(TextError::OutOfRange { largest: MAX13 })
         );
     }

@@ -126,14 +126,13 @@ impl Ulidflake {
     /// Parses the 13-character text form, case-insensitively.
     #[inline]
     pub fn parse(text: &[u8]) -> Result<Self, TextError> {
-        crockford::decode::<{ Self::TEXT_LEN }>(text, 63, Self::MAX_TEXT)
-            .map(|v| Ulidflake(v as u64))
+        crockford::decode::<u64, { Self::TEXT_LEN }>(text, 63, Self::MAX_TEXT).map(Ulidflake)
     }
 
     /// The canonical text form: 13 upper-case characters.
     #[inline]
     pub fn encode(self) -> [u8; Self::TEXT_LEN] {
-        crockford::encode::<{ Self::TEXT_LEN }>(self.0 as u128)
+        crockford::encode::<u64, { Self::TEXT_LEN }>(self.0)
     }
 }
 

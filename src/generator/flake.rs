@@ -74,25 +74,24 @@ pub fn next_after(last: Ulidflake, now_ms: u64, layout: Layout, draw: Draw) -> S
 pub enum GenerateError {
     /// The clock reads outside 2024-01-01 .. 2302-09-27T15:10:22.207Z.
     ClockOutOfRange,
-    /// The millisecond `timestamp_ms` is used up and the clock did not pass it in `max_waits`
-    /// sleeps.
+    /// The millisecond `timestamp_ms` is used up and the clock did not pass it before `wait`
+    /// gave up.
     ClockStuck { timestamp_ms: u64 },
 }
 
 /// Generates the next server-wide value: reads the clock, computes [`next_after`] the shared
 /// `last` value and installs the result with a compare-and-swap, retrying if another backend got
-/// there first. While the millisecond is used up it calls `sleep` and reads the clock again, at
-/// most `max_waits` times.
+/// there first. While the millisecond is used up it calls `wait(millisecond)`, which waits for
+/// the clock to pass it (or part of the way) and returns `false` to give up; then it reads the
+/// clock again.
 #[inline]
 pub fn generate(
     last: &AtomicU64,
     layout: Layout,
     draw: Draw,
     mut clock: impl FnMut() -> Option<u64>,
-    mut sleep: impl FnMut(),
-    max_waits: u32,
+    mut wait: impl FnMut(u64) -> bool,
 ) -> Result<Ulidflake, GenerateError> {
-    let mut waits = 0;
     loop {
         let now_ms = clock().ok_or(GenerateError::ClockOutOfRange)?;
         let current = last.load(Ordering::Acquire);
@@ -113,11 +112,9 @@ pub fn generate(
                 }
             }
             Step::WaitFor { timestamp_ms } => {
-                if waits == max_waits {
+                if !wait(timestamp_ms) {
                     return Err(GenerateError::ClockStuck { timestamp_ms });
                 }
-                waits += 1;
-                sleep();
             }
         }
     }
@@ -221,46 +218,36 @@ mod tests {
     }
 
     #[test]
-    fn generate_sleeps_until_the_next_millisecond() {
+    fn generate_waits_until_the_next_millisecond() {
         let last = AtomicU64::new(Ulidflake::standalone(100, Ulidflake::MAX_RANDOM).to_bits());
         let mut readings = [100, 100, 99, 101].into_iter();
-        let mut sleeps = 0;
-        let got = generate(
-            &last,
-            Layout::Standalone,
-            DRAW,
-            || readings.next(),
-            || sleeps += 1,
-            10,
-        );
+        let mut waited_for = vec![];
+        let wait = |ms| {
+            waited_for.push(ms);
+            true
+        };
+        let got = generate(&last, Layout::Standalone, DRAW, || readings.next(), wait);
         assert_eq!(got, Ok(Ulidflake::standalone(101, 0x12345)));
-        assert_eq!(sleeps, 3);
-        assert_eq!(
-            last.load(Ordering::SeqCst),
-            Ulidflake::standalone(101, 0x12345).to_bits()
-        );
+        assert_eq!(waited_for, [100, 100, 100]);
+        let stored = last.load(Ordering::SeqCst);
+        assert_eq!(stored, Ulidflake::standalone(101, 0x12345).to_bits());
     }
 
     #[test]
     fn generate_fails_if_the_clock_does_not_advance() {
         let full = Ulidflake::standalone(100, Ulidflake::MAX_RANDOM).to_bits();
         let last = AtomicU64::new(full);
-        let mut sleeps = 0;
-        let got = generate(
-            &last,
-            Layout::Standalone,
-            DRAW,
-            || Some(100),
-            || sleeps += 1,
-            5,
-        );
+        let mut waits = 0;
+        let wait = |_| {
+            waits += 1;
+            waits <= 5
+        };
+        let got = generate(&last, Layout::Standalone, DRAW, || Some(100), wait);
         assert_eq!(got, Err(GenerateError::ClockStuck { timestamp_ms: 100 }));
-        assert_eq!(sleeps, 5);
+        assert_eq!(waits, 6);
         assert_eq!(last.load(Ordering::SeqCst), full);
-        assert_eq!(
-            generate(&last, Layout::Standalone, DRAW, || None, || {}, 5),
-            Err(GenerateError::ClockOutOfRange)
-        );
+        let out_of_range = generate(&last, Layout::Standalone, DRAW, || None, |_| true);
+        assert_eq!(out_of_range, Err(GenerateError::ClockOutOfRange));
     }
 
     /// Four threads hammer one state in the same few milliseconds: no value twice, and each
@@ -285,15 +272,11 @@ mod tests {
                                     fresh: i.wrapping_mul(2_654_435_761) ^ t,
                                     increment: 1 + (i * 37 + t) % 255,
                                 };
-                                generate(
-                                    last,
-                                    Layout::Standalone,
-                                    draw,
-                                    clock,
-                                    std::thread::yield_now,
-                                    100_000,
-                                )
-                                .unwrap()
+                                let wait = |_| {
+                                    std::thread::yield_now();
+                                    true
+                                };
+                                generate(last, Layout::Standalone, draw, clock, wait).unwrap()
                             })
                             .collect()
                     })

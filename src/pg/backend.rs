@@ -18,28 +18,34 @@ pub struct BackendState {
     pub monotonic_ulid: MonotonicUlid,
 }
 
-thread_local! {
-    static STATE: RefCell<PerProcess<BackendState>> = const { RefCell::new(PerProcess::new()) };
-}
+/// A `static` for state of the process's one thread. A PostgreSQL backend runs extension code on
+/// its main thread only (pgrx checks this at every call into PostgreSQL), so the `RefCell` is
+/// never shared; a `thread_local!` would cost a `__tls_get_addr` call per generated id.
+struct BackendLocal<T>(RefCell<T>);
+
+// SAFETY: only the backend's main thread runs extension code (see above).
+unsafe impl<T> Sync for BackendLocal<T> {}
+
+static STATE: BackendLocal<PerProcess<BackendState>> =
+    BackendLocal(RefCell::new(PerProcess::new()));
 
 /// Runs `f` with this backend's state, seeding it from the OS on first use in this process.
 #[inline]
 pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
     // SAFETY: MyProcPid is set once at process start and only read afterwards.
     let pid = unsafe { pg_sys::MyProcPid };
-    STATE.with_borrow_mut(|slot| {
-        let state = slot.get(pid, || {
-            Ok(BackendState {
-                rng: entropy::seeded_from_os()?,
-                monotonic_ulid: MonotonicUlid::new(),
-            })
-        });
-        match state {
-            Ok(state) => f(state),
-            Err(e) => raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                format!("could not seed the random number generator: {}", e.0),
-            ),
-        }
-    })
+    let mut slot = STATE.0.borrow_mut();
+    let state = slot.get(pid, || {
+        Ok(BackendState {
+            rng: entropy::seeded_from_os()?,
+            monotonic_ulid: MonotonicUlid::new(),
+        })
+    });
+    match state {
+        Ok(state) => f(state),
+        Err(e) => raise(
+            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+            format!("could not seed the random number generator: {}", e.0),
+        ),
+    }
 }

@@ -15,7 +15,7 @@ use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
-use crate::pg::datum::{sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{palloc, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -41,12 +41,10 @@ impl FromDatum for Ulid {
 impl IntoDatum for Ulid {
     #[inline]
     fn into_datum(self) -> Option<pg_sys::Datum> {
-        // SAFETY: palloc returns 16 writable bytes in the current memory context or raises ERROR.
-        unsafe {
-            let bytes = pg_sys::palloc(Ulid::BYTES_LEN).cast::<[u8; 16]>();
-            bytes.write_unaligned(self.to_bytes());
-            Some(pg_sys::Datum::from(bytes))
-        }
+        let bytes = palloc(Ulid::BYTES_LEN).cast::<[u8; 16]>();
+        // SAFETY: palloc returned 16 writable bytes in the current memory context.
+        unsafe { bytes.write_unaligned(self.to_bytes()) };
+        Some(pg_sys::Datum::from(bytes))
     }
 
     fn type_oid() -> pg_sys::Oid {
@@ -203,6 +201,7 @@ mod tests {
     use pgrx::prelude::*;
 
     use crate::codec::ulid::Ulid;
+    use crate::generator::entropy::random_u80;
     use crate::generator::monotonic::MonotonicUlid;
     use crate::pg::backend::with_state;
 
@@ -259,5 +258,66 @@ mod tests {
             Ulid::from_parts(far_future, Ulid::MAX_RANDOM).to_string()
         );
         assert!(sqlstate_of("SELECT gen_monotonic_ulid()").starts_with("2200H: "));
+    }
+
+    /// 1000 monotonic values in one millisecond (the generator's last value is in a millisecond
+    /// the clock has not reached, so every call stays in it): consecutive randomness, and
+    /// shuffled then sorted they come back in generation order.
+    #[pg_test]
+    fn a_thousand_monotonic_values_in_one_millisecond() {
+        let future_ms = Ulid::MAX_TIMESTAMP_MS - 10;
+        let start = Ulid::from_parts(future_ms, Ulid::MAX_RANDOM / 2);
+        with_state(|state| state.monotonic_ulid = MonotonicUlid::after(start));
+        Spi::run(
+            "CREATE TEMP TABLE mono AS
+             SELECT n, gen_monotonic_ulid() AS id FROM generate_series(1, 1000) AS n",
+        )
+        .unwrap();
+        let one_millisecond =
+            Spi::get_one::<i64>("SELECT count(DISTINCT ulid_timestamp(id)) FROM mono");
+        assert_eq!(one_millisecond, Ok(Some(1)));
+        let sorted_back = Spi::get_one::<bool>(
+            "SELECT (SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM mono ORDER BY random()) s)
+                  = (SELECT array_agg(id ORDER BY n) FROM mono)",
+        );
+        assert_eq!(sorted_back, Ok(Some(true)));
+        let last = Spi::get_one::<String>("SELECT id::text FROM mono WHERE n = 1000");
+        let expected = Ulid::from_parts(future_ms, Ulid::MAX_RANDOM / 2 + 1000);
+        assert_eq!(last, Ok(Some(expected.to_string())));
+        with_state(|state| state.monotonic_ulid = MonotonicUlid::new());
+    }
+
+    /// A process forked from one whose generator is already seeded must not continue the
+    /// parent's stream. PostgreSQL sets MyProcPid in every process it forks; the child here does
+    /// the same, draws once, and reports its draw through a pipe. Without the per-process check
+    /// the child would draw exactly the parent's next value.
+    #[pg_test]
+    fn a_forked_process_seeds_its_own_generator() {
+        let _ = with_state(|state| random_u80(&mut state.rng));
+        let mut fds = [0; 2];
+        // SAFETY: plain POSIX calls; the child only draws, writes and _exits (no PostgreSQL
+        // cleanup, no shared state touched).
+        let child_draw = unsafe {
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            match libc::fork() {
+                0 => {
+                    pgrx::pg_sys::MyProcPid = libc::getpid();
+                    let draw = with_state(|state| random_u80(&mut state.rng)).to_le_bytes();
+                    libc::write(fds[1], draw.as_ptr().cast(), draw.len());
+                    libc::_exit(0);
+                }
+                -1 => panic!("fork failed"),
+                child => {
+                    let mut draw = [0u8; 16];
+                    assert_eq!(libc::read(fds[0], draw.as_mut_ptr().cast(), 16), 16);
+                    libc::waitpid(child, std::ptr::null_mut(), 0);
+                    libc::close(fds[0]);
+                    libc::close(fds[1]);
+                    u128::from_le_bytes(draw)
+                }
+            }
+        };
+        let parent_next = with_state(|state| random_u80(&mut state.rng));
+        assert_ne!(child_draw, parent_next);
     }
 }

@@ -7,6 +7,7 @@
 
 use core::ffi::CStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
@@ -18,7 +19,7 @@ use rand::{Rng, RngExt};
 
 use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
 use crate::codec::ulidflake::Ulidflake;
-use crate::generator::clock::unix_ms_now;
+use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
 use crate::pg::backend::with_state;
 use crate::pg::datum::{sql_type, unread_bytes, PallocCString};
@@ -195,9 +196,8 @@ fn ulidflake_is_valid(text: &[u8]) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Generation.
 
-/// How many times a call sleeps 100 us waiting for the clock to pass a used-up millisecond
-/// before it gives up: about a second.
-const MAX_WAITS: u32 = 10_000;
+/// How long a call waits for the clock to pass a used-up millisecond before it gives up.
+const MAX_WAIT: Duration = Duration::from_secs(1);
 
 /// Milliseconds since the Ulid-Flake epoch on the wall clock, if in range.
 #[inline]
@@ -205,10 +205,33 @@ fn flake_clock() -> Option<u64> {
     Ulidflake::timestamp_of_unix_ms(unix_ms_now()?)
 }
 
-fn sleep_a_little() {
-    // SAFETY: plain libc sleep; interrupts are checked right after.
-    unsafe { pg_sys::pg_usleep(100) };
+/// Sleeps until the wall clock passes Ulid-Flake millisecond `timestamp_ms`, at most 10 ms at a
+/// time so that a cancel is noticed. Gives up (returns `false`) at once if the clock is more than
+/// [`MAX_WAIT`] behind that millisecond, or once this call has waited [`MAX_WAIT`] in all.
+fn wait_for_clock(started: &mut Option<Instant>, timestamp_ms: u64) -> bool {
+    let started = *started.get_or_insert_with(Instant::now);
+    let now_ns = unix_ns_now().unwrap_or(0);
+    let target_ns = (Ulidflake::EPOCH_UNIX_MS + timestamp_ms + 1) * 1_000_000;
+    let max_wait_ns = MAX_WAIT.as_nanos() as u64;
+    if target_ns.saturating_sub(now_ns) > max_wait_ns || started.elapsed() > MAX_WAIT {
+        return false;
+    }
+    let until = target_ns.min(now_ns + 10_000_000);
+    let wake = libc::timespec {
+        tv_sec: (until / 1_000_000_000) as libc::time_t,
+        tv_nsec: (until % 1_000_000_000) as libc::c_long,
+    };
+    // SAFETY: a valid absolute time; an interrupted sleep just returns early.
+    unsafe {
+        libc::clock_nanosleep(
+            libc::CLOCK_REALTIME,
+            libc::TIMER_ABSTIME,
+            &wake,
+            std::ptr::null_mut(),
+        )
+    };
     check_for_interrupts!();
+    true
 }
 
 fn generate(layout: Layout) -> Ulidflake {
@@ -224,14 +247,10 @@ fn generate(layout: Layout) -> Ulidflake {
         fresh: state.rng.next_u32(),
         increment: state.rng.random_range(1..=255),
     });
-    match flake::generate(
-        LAST.get(),
-        layout,
-        draw,
-        flake_clock,
-        sleep_a_little,
-        MAX_WAITS,
-    ) {
+    let mut started = None;
+    match flake::generate(LAST.get(), layout, draw, flake_clock, |ms| {
+        wait_for_clock(&mut started, ms)
+    }) {
         Ok(value) => value,
         Err(GenerateError::ClockOutOfRange) => raise(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
@@ -242,9 +261,10 @@ fn generate(layout: Layout) -> Ulidflake {
             raise_with_hint(
                 PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
                 format!(
-                    "gen_ulidflake() overflow: the values of millisecond \"{at}\" are used up and the clock did not pass it within a second"
+                    "gen_ulidflake() overflow: the values of millisecond \"{at}\" are used up and the system clock is behind it"
                 ),
-                "The system clock is behind the last id this server generated; ids resume when it catches up.",
+                "The clock was set back after this server generated ids up to that millisecond. \
+                 Ids never go backwards: new ones can be made once the clock passes it.",
             )
         }
     }
@@ -275,46 +295,68 @@ fn gen_ulidflake_scalable(scalability_id: i32) -> Ulidflake {
 #[pg_schema]
 mod tests {
     use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
 
     use pgrx::prelude::*;
 
-    use super::LAST;
+    use super::{flake_clock, LAST};
     use crate::codec::ulidflake::Ulidflake;
 
-    /// The last value is in a millisecond the clock has not reached, with its randomness used
-    /// up: gen_ulidflake() must wait for the clock, give up after about a second with 2200H,
-    /// and leave the state (and the session) as they were.
-    #[pg_test]
-    fn a_clock_that_does_not_advance_is_2200h() {
-        let stuck = Ulidflake::standalone(Ulidflake::MAX_TIMESTAMP_MS - 1, Ulidflake::MAX_RANDOM);
-        let before = LAST.get().swap(stuck.to_bits(), Ordering::SeqCst);
-        Spi::run("SET TimeZone = 'UTC'").unwrap();
+    fn sqlstate_of(query: &str) -> String {
         Spi::run(
-            "CREATE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+            "CREATE OR REPLACE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
              BEGIN EXECUTE query; RETURN 'ok';
              EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $$",
         )
         .unwrap();
-        let started = std::time::Instant::now();
-        let error = Spi::get_one::<String>("SELECT pg_temp.sqlstate_of('SELECT gen_ulidflake()')");
-        let waited = started.elapsed();
+        Spi::get_one_with_args::<String>("SELECT pg_temp.sqlstate_of($1)", &[query.into()])
+            .unwrap()
+            .unwrap()
+    }
+
+    /// What gen_ulidflake() does when the millisecond of the server's last id is used up and the
+    /// clock is behind it. (One test: the state is server-wide, and tests run concurrently.)
+    ///
+    /// 1. The last id is far ahead of the clock (the clock was set back a long way): it fails at
+    ///    once with 2200H rather than make every INSERT wait, and leaves the state and the
+    ///    session as they were.
+    /// 2. The last id is 300 ms ahead: it waits for the clock to pass that millisecond (no
+    ///    INSERT fails) and returns an id of a later millisecond.
+    #[pg_test]
+    fn a_used_up_millisecond_is_waited_out_or_refused() {
+        let before = LAST.get().load(Ordering::SeqCst);
+        Spi::run("SET TimeZone = 'UTC'").unwrap();
+
+        let stuck = Ulidflake::standalone(Ulidflake::MAX_TIMESTAMP_MS - 1, Ulidflake::MAX_RANDOM);
+        LAST.get().store(stuck.to_bits(), Ordering::SeqCst);
+        let started = Instant::now();
+        let error = sqlstate_of("SELECT gen_ulidflake()");
+        let took = started.elapsed();
         assert_eq!(
             error,
-            Ok(Some(
-                "2200H: gen_ulidflake() overflow: the values of millisecond \
-                 \"2302-09-27 15:10:22.206+00\" are used up and the clock did not pass it within a second"
-                    .into()
-            ))
+            "2200H: gen_ulidflake() overflow: the values of millisecond \
+             \"2302-09-27 15:10:22.206+00\" are used up and the system clock is behind it"
         );
-        assert!(
-            waited >= std::time::Duration::from_millis(900),
-            "gave up after {waited:?}"
-        );
+        assert!(took < Duration::from_millis(500), "took {took:?}");
         assert_eq!(LAST.get().load(Ordering::SeqCst), stuck.to_bits());
-        LAST.get().store(before, Ordering::SeqCst);
-        assert_eq!(
-            Spi::get_one::<bool>("SELECT gen_ulidflake() IS NOT NULL"),
-            Ok(Some(true))
+
+        let ahead_ms = flake_clock().unwrap() + 300;
+        let full = Ulidflake::standalone(ahead_ms, Ulidflake::MAX_RANDOM);
+        LAST.get().store(full.to_bits(), Ordering::SeqCst);
+        let started = Instant::now();
+        let next = Spi::get_one::<i64>("SELECT gen_ulidflake()::bigint")
+            .unwrap()
+            .unwrap();
+        let took = started.elapsed();
+        let next = Ulidflake::from_i64(next).unwrap();
+        assert!(next > full);
+        assert!(next.timestamp_ms() > ahead_ms);
+        assert!(
+            took >= Duration::from_millis(250),
+            "returned after {took:?}"
         );
+        assert!(flake_clock().unwrap() > ahead_ms);
+
+        LAST.get().fetch_max(before, Ordering::SeqCst);
     }
 }
