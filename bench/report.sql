@@ -1,0 +1,54 @@
+-- Prints the benchmark tables in Markdown from what benchmarks.sql and scripts/bench.sh recorded.
+\pset format unaligned
+\pset tuples_only on
+\pset footer off
+
+CREATE FUNCTION pg_temp.fmt_ms(ms float8) RETURNS text LANGUAGE sql AS $$ SELECT to_char(ms, 'FM999990.0') $$;
+CREATE FUNCTION pg_temp.fmt_bytes(b float8) RETURNS text LANGUAGE sql AS $$ SELECT pg_size_pretty(b::bigint) $$;
+
+CREATE TEMP VIEW compared AS
+SELECT c.ord, c.section, c.bench, c.ours, c.baseline, c.target, c.note,
+       o.ms AS ours_ms, b.ms AS base_ms, o.ms / b.ms AS ratio, o.reps
+FROM bench_comparisons c
+JOIN bench_medians o ON o.bench = c.bench AND o.variant = c.ours
+JOIN bench_medians b ON b.bench = c.bench AND b.variant = c.baseline;
+
+SELECT string_agg(line, E'\n' ORDER BY k) FROM (
+    SELECT 0 AS k, '| benchmark | ours | median ms | baseline | median ms | ratio | target | met |' AS line
+    UNION ALL SELECT 1, '|---|---|---:|---|---:|---:|---:|---|'
+    UNION ALL
+    SELECT 10 + ord,
+           format('| %s | %s | %s | %s | %s | %s | %s | %s |',
+                  CASE section WHEN 'generation' THEN 'generation' WHEN 'text' THEN bench ELSE bench END,
+                  ours, pg_temp.fmt_ms(ours_ms), baseline, pg_temp.fmt_ms(base_ms), to_char(ratio, 'FM990.00'),
+                  CASE WHEN target IS NULL THEN coalesce(note, '') ELSE '<= ' || to_char(target, 'FM990.00')
+                       || CASE WHEN note IS NULL THEN '' ELSE ' (' || note || ')' END END,
+                  CASE WHEN target IS NULL THEN '' WHEN round(ratio::numeric, 2) <= target THEN 'yes' ELSE '**no**' END)
+    FROM compared
+) lines;
+
+SELECT '';
+SELECT string_agg(line, E'\n' ORDER BY k) FROM (
+    SELECT 0 AS k, '| insert workload (primary key) | clients | rows | transactions/s | WAL bytes per row | primary-key index | WAL vs gen_random_uuid() | index vs gen_random_uuid() |' AS line
+    UNION ALL SELECT 1, '|---|---:|---:|---:|---:|---:|---:|---:|'
+    UNION ALL
+    SELECT 10 + row_number() OVER (), format('| %s | %s | %s | %s | %s | %s | %s | %s |',
+                  i.key, i.clients, i.rows, to_char(i.tps, 'FM9999990'), to_char(i.wal_bytes::float8 / i.rows, 'FM99990'),
+                  pg_temp.fmt_bytes(i.index_bytes),
+                  to_char((i.wal_bytes::float8 / i.rows) / (u.wal_bytes::float8 / u.rows), 'FM990.00'),
+                  to_char(i.index_bytes::float8 / u.index_bytes, 'FM990.00'))
+    FROM bench_inserts i, bench_inserts u
+    WHERE u.key LIKE 'uuid%'
+) lines;
+
+SELECT '';
+SELECT string_agg(line, E'\n' ORDER BY k) FROM (
+    SELECT 0 AS k, '| storage | rows | table | btree index | table vs baseline | index vs baseline |' AS line
+    UNION ALL SELECT 1, '|---|---:|---:|---:|---:|---:|'
+    UNION ALL
+    SELECT 10 + row_number() OVER (ORDER BY s.section DESC, s.table_bytes), format('| %s | %s | %s | %s | %s | %s |',
+                  s.key, s.rows, pg_temp.fmt_bytes(s.table_bytes), pg_temp.fmt_bytes(s.index_bytes),
+                  to_char(s.table_bytes::float8 / b.table_bytes, 'FM990.00'), to_char(s.index_bytes::float8 / b.index_bytes, 'FM990.00'))
+    FROM bench_storage s
+    JOIN bench_storage b ON b.section = s.section AND b.key = CASE s.section WHEN 'ulid' THEN 'uuid' ELSE 'bigint' END
+) lines;
