@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Runs every test of the extension on this machine, installing whatever is missing first:
-#   1. cargo pgrx test: the pure-Rust unit tests and the in-server (#[pg_test]) tests;
+#   1. cargo pgrx test: the pure-Rust unit tests (with the codec fuzzing) and the in-server
+#      (#[pg_test]) tests;
 #   2. the SQL regression suite (tests/sql, expected output in tests/expected) against a
-#      throwaway PostgreSQL 15 cluster that preloads the library, then the no-preload suite.
+#      throwaway PostgreSQL 15 cluster that preloads the library;
+#   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
+#      logical replication between two clusters; and the client-driver test (tests/driver);
+#   4. the regression tests that need the library not preloaded.
 # Exits non-zero if any test fails. Usage: scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
 ensure_setup
+ensure_psycopg
 
 log "Rust unit tests and in-server tests: cargo pgrx test"
 pgrx_data=$(mktemp -d /tmp/ulid-pgrx-test.XXXXXX)
@@ -33,6 +38,16 @@ run_regress() {
 log "SQL regression tests, library preloaded"
 cluster_start REG "shared_preload_libraries = 'ulid'"
 run_regress "$REG_HOST" "$REG_PORT" schedule
+
+export PGHOST=$REG_HOST PGPORT=$REG_PORT PGUSER=postgres
+log "integration: concurrency (pgbench, 8 clients)"
+bash tests/integration/concurrency.sh
+log "integration: pg_dump and pg_restore"
+bash tests/integration/dump_restore.sh
+log "integration: logical replication"
+bash tests/integration/replication.sh
+log "client driver: psycopg 3, text and binary"
+"$VENV/bin/python" tests/driver/test_driver.py
 
 log "SQL regression tests, library not preloaded"
 cluster_restart "$REG_DIR" "shared_preload_libraries = ''"

@@ -28,6 +28,15 @@ SELECT length, sqlstate_of(format(
            data_file('crafted.copy'))) AS result
 FROM (VALUES (16), (0), (1), (15), (17), (18)) AS v(length);
 SELECT id FROM bin_ulid WHERE id = '\x0102030405060708090a0b0c0d0e0f10'::bytea::ulid;
+-- Every length from 0 to 64 bytes: only 16 is accepted, each other one is 22P03 saying its length.
+SELECT count(*) AS lengths_tried,
+       count(*) FILTER (WHERE result = format('22P03: invalid binary ulid: expected 16 bytes, found %s', length)) AS rejected_with_22p03,
+       string_agg(length::text, ',') FILTER (WHERE result = 'ok') AS accepted
+FROM (SELECT length, sqlstate_of(format(
+                 'SELECT write_file(%L, %L); COPY bin_ulid FROM %L (FORMAT binary)',
+                 data_file('crafted.copy'), copy_file_with_field(decode(repeat('ab', length), 'hex')),
+                 data_file('crafted.copy'))) AS result
+      FROM generate_series(0, 64) AS length) s;
 
 -- COPY in text format, both directions.
 CREATE TABLE text_copy (id ulid);

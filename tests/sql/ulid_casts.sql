@@ -68,6 +68,11 @@ SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::bytea AS as_bytea,
        '\x01563e3ab5d3d6764c61efb99302bd5b'::bytea::ulid AS from_bytea;
 SELECT length, sqlstate_of(format('SELECT %L::bytea::ulid', substr('\x000102030405060708090a0b0c0d0e0f1011'::bytea, 1, length))) AS result
 FROM (VALUES (0), (1), (15), (16), (17), (18)) AS v(length);
+SELECT count(*) AS lengths_tried,
+       count(*) FILTER (WHERE result = format('22P03: invalid binary ulid: expected 16 bytes, found %s', length)) AS rejected_with_22p03,
+       string_agg(length::text, ',') FILTER (WHERE result = 'ok') AS accepted
+FROM (SELECT length, sqlstate_of(format('SELECT %L::bytea::ulid', decode(repeat('cd', length), 'hex'))) AS result
+      FROM generate_series(0, 64) AS length) s;
 
 -- text: PostgreSQL's I/O casts, explicit from text, assignment to text.
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text::ulid AS from_text,

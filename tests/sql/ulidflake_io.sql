@@ -71,5 +71,25 @@ SELECT field, sqlstate_of(format(
 FROM (VALUES ('\x00329d59b4a9932a'::bytea), ('\x7fffffffffffffff'), ('\x8000000000000000'), ('\xffffffffffffffff'),
              (''), ('\x00'), ('\x00000000000000'), ('\x000000000000000000')) AS v(field);
 SELECT f, f::bigint AS as_bigint FROM flake_in WHERE f IN ('00CMXB6TAK4SA', '7ZZZZZZZZZZZZ') ORDER BY 1;
+-- Every length from 0 to 32 bytes: only 8 is accepted; and of the 8-byte values, exactly those
+-- with the sign bit set are refused.
+SELECT count(*) AS lengths_tried,
+       count(*) FILTER (WHERE result = format('22P03: invalid binary ulidflake: expected 8 bytes, found %s', length)) AS rejected_with_22p03,
+       string_agg(length::text, ',') FILTER (WHERE result = 'ok') AS accepted
+FROM (SELECT length, sqlstate_of(format(
+                 'SELECT write_file(%L, %L); COPY flake_in FROM %L (FORMAT binary)',
+                 data_file('crafted.copy'), copy_file_with_field(decode(repeat('12', length), 'hex')),
+                 data_file('crafted.copy'))) AS result
+      FROM generate_series(0, 32) AS length) s;
+SELECT first_byte >= 128 AS sign_bit, count(*) AS values_tried,
+       count(*) FILTER (WHERE result = 'ok') AS accepted,
+       count(*) FILTER (WHERE result = '22P03: invalid binary ulidflake: the sign bit is set') AS refused
+FROM (SELECT first_byte, sqlstate_of(format(
+                 'SELECT write_file(%L, %L); COPY flake_in FROM %L (FORMAT binary)',
+                 data_file('crafted.copy'), copy_file_with_field(set_byte('\x0011223344556677'::bytea, 0, first_byte)),
+                 data_file('crafted.copy'))) AS result
+      FROM generate_series(0, 255) AS first_byte) s
+GROUP BY 1 ORDER BY 1;
+SELECT gen_ulid() IS NOT NULL AS session_still_usable;
 
 DROP TABLE flake_src, flake_in, flake_as_bigint;

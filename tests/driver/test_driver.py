@@ -1,0 +1,153 @@
+"""A real client driver over the wire: psycopg 3, text and binary format, both directions.
+
+A ulid received in binary is 16 bytes that psycopg's own uuid loader reads as the uuid with the
+same value; a ulidflake in binary is the 8 bytes of the bigint with the same value. Parameters
+sent in binary reach ulid_recv / ulidflake_recv, which reject other lengths and the sign bit.
+Run by scripts/test.sh with PGHOST, PGPORT and PGUSER set; exits non-zero on any failure.
+"""
+
+import sys
+import uuid
+
+import psycopg
+from psycopg import errors
+from psycopg.adapt import Dumper
+from psycopg.types.numeric import Int8BinaryDumper, Int8BinaryLoader
+from psycopg.types.uuid import UUIDBinaryDumper, UUIDBinaryLoader
+
+ULID = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+ULID_AS_UUID = uuid.UUID("01563e3a-b5d3-d676-4c61-efb99302bd5b")
+FLAKE = "00CMXB6TAK4SA"
+FLAKE_AS_INT = 14246757444195114
+
+checks = 0
+
+
+def check(label, got, want):
+    global checks
+    if got != want:
+        print(f"FAIL: {label}: got {got!r}, want {want!r}")
+        sys.exit(1)
+    checks += 1
+
+
+def main():
+    with psycopg.connect(dbname="postgres", autocommit=True) as admin:
+        admin.execute("DROP DATABASE IF EXISTS ulid_driver")
+        admin.execute("CREATE DATABASE ulid_driver")
+    conn = psycopg.connect(dbname="ulid_driver", autocommit=True)
+    conn.execute("CREATE EXTENSION ulid")
+    ulid_oid, flake_oid = conn.execute(
+        "SELECT 'ulid'::regtype::oid, 'ulidflake'::regtype::oid"
+    ).fetchone()
+
+    # Text format: the canonical text both ways, without any adapter.
+    cur = conn.execute("SELECT %s::ulid, %s::ulidflake", [ULID.lower(), FLAKE.lower()])
+    check("text results", cur.fetchone(), (ULID, FLAKE))
+
+    # Binary results, raw: 16 and 8 bytes in network order.
+    cur = conn.cursor(binary=True)
+    raw_ulid, raw_flake = cur.execute("SELECT %s::ulid, %s::ulidflake", [ULID, FLAKE]).fetchone()
+    check("binary ulid is the uuid's 16 bytes", bytes(raw_ulid), ULID_AS_UUID.bytes)
+    check("binary ulidflake is the bigint's 8 bytes", bytes(raw_flake), FLAKE_AS_INT.to_bytes(8, "big"))
+
+    # The driver's own uuid and bigint loaders read them, in binary and in text.
+    conn.adapters.register_loader(ulid_oid, UUIDBinaryLoader)
+    conn.adapters.register_loader(flake_oid, Int8BinaryLoader)
+    cur = conn.cursor(binary=True)
+    row = cur.execute("SELECT %s::ulid, %s::ulidflake", [ULID, FLAKE]).fetchone()
+    check("uuid loader on a binary ulid", row, (ULID_AS_UUID, FLAKE_AS_INT))
+    rows = cur.execute(
+        "SELECT id, id::uuid, f, f::bigint FROM (SELECT gen_ulid() AS id, gen_ulidflake() AS f "
+        "FROM generate_series(1, 1000)) s"
+    ).fetchall()
+    check("1000 generated values read as their uuid/bigint", all(a == b and c == d for a, b, c, d in rows), True)
+
+    # Binary parameters: a uuid sent as a ulid, an int sent as a ulidflake.
+    class UlidDumper(UUIDBinaryDumper):
+        oid = ulid_oid
+
+    class FlakeDumper(Int8BinaryDumper):
+        oid = flake_oid
+
+    class AsUlid(uuid.UUID):
+        pass
+
+    class AsFlake(int):
+        pass
+
+    conn.adapters.register_dumper(AsUlid, UlidDumper)
+    conn.adapters.register_dumper(AsFlake, FlakeDumper)
+    text = conn.execute(
+        "SELECT %b::text, %b::text", [AsUlid(bytes=ULID_AS_UUID.bytes), AsFlake(FLAKE_AS_INT)]
+    ).fetchone()
+    check("binary parameters", text, (ULID, FLAKE))
+    conn.execute("CREATE TABLE t (id ulid PRIMARY KEY, f ulidflake)")
+    for i in range(100):
+        conn.execute("INSERT INTO t VALUES (%b, %b)", [AsUlid(int=i * 7919 + 1), AsFlake(i * 104729)])
+    check(
+        "binary inserts read back",
+        conn.execute("SELECT count(*), sum(f::bigint) FROM t WHERE id::uuid::text LIKE '00000000-%'").fetchone(),
+        (100, sum(i * 104729 for i in range(100))),
+    )
+
+    # Binary parameters of the wrong length, or a negative ulidflake: 22P03, session usable.
+    class RawDumper(Dumper):
+        format = psycopg.pq.Format.BINARY
+
+        def dump(self, obj):
+            return obj.data
+
+    class RawUlid:
+        def __init__(self, data):
+            self.data = data
+
+    class RawFlake(RawUlid):
+        pass
+
+    class RawUlidDumper(RawDumper):
+        oid = ulid_oid
+
+    class RawFlakeDumper(RawDumper):
+        oid = flake_oid
+
+    conn.adapters.register_dumper(RawUlid, RawUlidDumper)
+    conn.adapters.register_dumper(RawFlake, RawFlakeDumper)
+    for value, message in [
+        (RawUlid(b"\x01" * 15), "invalid binary ulid: expected 16 bytes, found 15"),
+        (RawUlid(b"\x01" * 17), "invalid binary ulid: expected 16 bytes, found 17"),
+        (RawFlake(b"\x01" * 7), "invalid binary ulidflake: expected 8 bytes, found 7"),
+        (RawFlake(b"\xff" * 8), "invalid binary ulidflake: the sign bit is set"),
+    ]:
+        try:
+            conn.execute("SELECT %b", [value])
+            check("bad binary parameter rejected", "accepted", message)
+        except errors.InvalidBinaryRepresentation as e:
+            check("bad binary parameter", (e.sqlstate, e.diag.message_primary), ("22P03", message))
+    check("session usable after errors", conn.execute("SELECT 1").fetchone(), (1,))
+
+    # COPY in binary, typed as uuid and bigint on the client: the same wire format.
+    with conn.cursor().copy("COPY t TO STDOUT (FORMAT BINARY)") as copy:
+        copy.set_types(["uuid", "int8"])
+        copied = list(copy.rows())
+    check("COPY TO binary read as uuid/bigint", len(copied), 100)
+    conn.execute("CREATE TABLE t2 (id ulid PRIMARY KEY, f ulidflake)")
+    with conn.cursor().copy("COPY t2 FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(["uuid", "int8"])
+        for row in copied:
+            copy.write_row(row)
+    check(
+        "COPY FROM binary written as uuid/bigint",
+        conn.execute("SELECT count(*) FROM t JOIN t2 USING (id, f)").fetchone(),
+        (100,),
+    )
+
+    conn.close()
+    with psycopg.connect(dbname="postgres", autocommit=True) as admin:
+        admin.execute("DROP DATABASE ulid_driver")
+    print(f"driver (psycopg {psycopg.__version__}, libpq {psycopg.pq.version()}): {checks} checks, text and binary both ways")
+    print("  ok")
+
+
+if __name__ == "__main__":
+    main()
