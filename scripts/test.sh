@@ -6,7 +6,10 @@
 #      throwaway PostgreSQL 15 cluster that preloads the library;
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
 #      logical replication between two clusters; and the client-driver test (tests/driver);
-#   4. the regression tests that need the library not preloaded.
+#      the README's recipes; the version, install-script baseline and upgrade scripts;
+#   4. the regression tests that need the library not preloaded;
+#   5. the Debian package (scripts/package.sh): installed with dpkg instead of the build, a
+#      smoke test, then removed.
 # Exits non-zero if any test fails. Usage: scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -48,9 +51,18 @@ log "integration: logical replication"
 bash tests/integration/replication.sh
 log "client driver: psycopg 3, text and binary"
 "$VENV/bin/python" tests/driver/test_driver.py
+log "integration: the README's recipes"
+bash tests/integration/recipes.sh
+log "integration: versions, install script baseline and upgrade scripts"
+bash tests/integration/versions.sh
 
 log "SQL regression tests, library not preloaded"
 cluster_restart "$REG_DIR" "shared_preload_libraries = ''"
 run_regress "$REG_HOST" "$REG_PORT" schedule_no_preload
+
+cluster_stop_all
+log "the Debian package: build, install with dpkg, smoke test, remove"
+bash scripts/package.sh >/dev/null
+bash tests/integration/package.sh
 
 log "all tests passed"

@@ -28,3 +28,6 @@ CREATE OPERATOR CLASS ulid_minmax_multi_ops
         FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
         FUNCTION 5 brin_minmax_multi_options(internal),
         FUNCTION 11 brin_minmax_multi_distance_uuid(internal, internal);
+
+COMMENT ON OPERATOR CLASS ulid_minmax_ops USING brin IS 'BRIN minmax for ulid (default)';
+COMMENT ON OPERATOR CLASS ulid_minmax_multi_ops USING brin IS 'BRIN minmax-multi for ulid: copes with a few out-of-order ids';

@@ -18,3 +18,7 @@ CREATE OPERATOR CLASS ulid_ops
         FUNCTION 1 ulid_cmp(ulid, ulid),
         FUNCTION 2 ulid_sortsupport(internal),
         FUNCTION 4 btequalimage(oid);
+
+COMMENT ON FUNCTION ulid_cmp(ulid, ulid) IS 'btree comparison of ulids: -1, 0 or 1 (uuid_cmp)';
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support for ulid, with abbreviated keys (uuid_sortsupport)';
+COMMENT ON OPERATOR CLASS ulid_ops USING btree IS 'default btree operator class for ulid: uuid''s comparison and sort support, deduplication on';

@@ -32,3 +32,8 @@ CREATE FUNCTION ulid_from_bytea(bytea) RETURNS ulid
     IMMUTABLE STRICT PARALLEL SAFE
     LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_from_bytea_wrapper';
 CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
+
+COMMENT ON FUNCTION ulid_to_timestamptz(ulid) IS 'the millisecond in a ulid, as a timestamptz (the ulid -> timestamptz cast)';
+COMMENT ON FUNCTION ulid_from_timestamptz(timestamptz) IS 'the lowest ulid of a millisecond (the timestamptz -> ulid cast); 22008 before 1970 or after 10889-08-02 05:31:50.655 UTC';
+COMMENT ON FUNCTION ulid_to_bytea(ulid) IS 'the 16 bytes of a ulid (the ulid -> bytea cast)';
+COMMENT ON FUNCTION ulid_from_bytea(bytea) IS 'a ulid from its 16 bytes (the bytea -> ulid cast); 22P03 for any other length';

@@ -45,3 +45,13 @@ CREATE AGGREGATE max(ulid) (
     SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger,
     SORTOP = >, PARALLEL = SAFE
 );
+
+COMMENT ON FUNCTION gen_ulid() IS 'a new ulid: the wall-clock millisecond now and 80 bits from a CSPRNG';
+COMMENT ON FUNCTION gen_ulid(timestamptz) IS 'a new ulid for the given instant, with fresh randomness; 22008 outside the ulid range';
+COMMENT ON FUNCTION gen_monotonic_ulid() IS 'a new ulid, strictly greater than the previous one of this session (previous + 1 within a millisecond); 2200H if a millisecond''s 2^80 values run out';
+COMMENT ON FUNCTION ulid_timestamp(ulid) IS 'the millisecond in a ulid, as a timestamptz';
+COMMENT ON FUNCTION ulid_is_valid(text) IS 'whether the text is a valid ulid (false instead of an error)';
+COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'the larger of two ulids (support of max)';
+COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'the smaller of two ulids (support of min)';
+COMMENT ON AGGREGATE min(ulid) IS 'the smallest (oldest) ulid';
+COMMENT ON AGGREGATE max(ulid) IS 'the largest (newest) ulid';

@@ -13,3 +13,7 @@ CREATE OPERATOR CLASS ulid_ops
         OPERATOR 1 =,
         FUNCTION 1 ulid_hash(ulid),
         FUNCTION 2 ulid_hash_extended(ulid, bigint);
+
+COMMENT ON FUNCTION ulid_hash(ulid) IS '32-bit hash of a ulid, equal to the hash of the same uuid';
+COMMENT ON FUNCTION ulid_hash_extended(ulid, bigint) IS 'seeded 64-bit hash of a ulid, equal to that of the same uuid';
+COMMENT ON OPERATOR CLASS ulid_ops USING hash IS 'default hash operator class for ulid: hash indexes, joins, aggregates, PARTITION BY HASH';

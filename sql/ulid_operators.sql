@@ -44,3 +44,10 @@ CREATE OPERATOR >= (
     COMMUTATOR = <=, NEGATOR = <,
     RESTRICT = scalargesel, JOIN = scalargejoinsel
 );
+
+COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of ulid = ulid';
+COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of ulid <> ulid';
+COMMENT ON FUNCTION ulid_lt(ulid, ulid) IS 'implementation of ulid < ulid';
+COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'implementation of ulid <= ulid';
+COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'implementation of ulid > ulid';
+COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'implementation of ulid >= ulid';

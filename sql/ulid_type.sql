@@ -29,3 +29,9 @@ CREATE TYPE ulid (
     ALIGNMENT = char,
     STORAGE = plain
 );
+
+COMMENT ON TYPE ulid IS 'ULID: 128-bit sortable id, 48-bit Unix-millisecond timestamp + 80 random bits; text is 26 Crockford base32 characters; stored as the 16 bytes of the uuid with the same value';
+COMMENT ON FUNCTION ulid_in(cstring) IS 'ulid text input: 26 Crockford base32 characters, any case (22P02 otherwise)';
+COMMENT ON FUNCTION ulid_out(ulid) IS 'ulid text output: 26 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION ulid_recv(internal) IS 'ulid binary input: exactly 16 bytes, most significant first (22P03 otherwise)';
+COMMENT ON FUNCTION ulid_send(ulid) IS 'ulid binary output: the 16 bytes, the wire format of uuid';

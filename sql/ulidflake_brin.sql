@@ -26,3 +26,6 @@ CREATE OPERATOR CLASS ulidflake_minmax_multi_ops
         FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
         FUNCTION 5 brin_minmax_multi_options(internal),
         FUNCTION 11 brin_minmax_multi_distance_int8(internal, internal);
+
+COMMENT ON OPERATOR CLASS ulidflake_minmax_ops USING brin IS 'BRIN minmax for ulidflake (default)';
+COMMENT ON OPERATOR CLASS ulidflake_minmax_multi_ops USING brin IS 'BRIN minmax-multi for ulidflake: copes with a few out-of-order ids';

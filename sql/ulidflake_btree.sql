@@ -17,3 +17,7 @@ CREATE OPERATOR CLASS ulidflake_ops
         FUNCTION 1 ulidflake_cmp(ulidflake, ulidflake),
         FUNCTION 2 ulidflake_sortsupport(internal),
         FUNCTION 4 btequalimage(oid);
+
+COMMENT ON FUNCTION ulidflake_cmp(ulidflake, ulidflake) IS 'btree comparison of ulidflakes: -1, 0 or 1 (btint8cmp)';
+COMMENT ON FUNCTION ulidflake_sortsupport(internal) IS 'btree sort support for ulidflake (btint8sortsupport)';
+COMMENT ON OPERATOR CLASS ulidflake_ops USING btree IS 'default btree operator class for ulidflake: bigint''s comparison and sort support, deduplication on';

@@ -25,3 +25,7 @@ CREATE FUNCTION ulidflake_from_timestamptz(timestamptz) RETURNS ulidflake
     IMMUTABLE STRICT PARALLEL SAFE
     LANGUAGE c AS 'MODULE_PATHNAME', 'ulidflake_from_timestamptz_wrapper';
 CREATE CAST (timestamptz AS ulidflake) WITH FUNCTION ulidflake_from_timestamptz(timestamptz);
+
+COMMENT ON FUNCTION ulidflake_from_bigint(bigint) IS 'the ulidflake with the same bits (the bigint -> ulidflake cast); 22003 for a negative number';
+COMMENT ON FUNCTION ulidflake_to_timestamptz(ulidflake) IS 'the millisecond in a ulidflake, as a timestamptz (the ulidflake -> timestamptz cast)';
+COMMENT ON FUNCTION ulidflake_from_timestamptz(timestamptz) IS 'the lowest ulidflake of a millisecond (the timestamptz -> ulidflake cast); 22008 before 2024-01-01 or after 2302-09-27 15:10:22.207 UTC';

@@ -53,3 +53,15 @@ CREATE AGGREGATE max(ulidflake) (
     SFUNC = ulidflake_larger, STYPE = ulidflake, COMBINEFUNC = ulidflake_larger,
     SORTOP = >, PARALLEL = SAFE
 );
+
+COMMENT ON FUNCTION gen_ulidflake() IS 'a new ulidflake, greater than every earlier one on this server; scalable with the node number when ulid.node_id is set; needs shared_preload_libraries = ''ulid'' (55000)';
+COMMENT ON FUNCTION gen_ulidflake(integer) IS 'a new scalable ulidflake carrying the given scalability id 0..31 (22023 otherwise), greater than every earlier one on this server';
+COMMENT ON FUNCTION ulidflake_timestamp(ulidflake) IS 'the millisecond in a ulidflake, as a timestamptz';
+COMMENT ON FUNCTION ulidflake_randomness(ulidflake) IS 'the low 20 bits of a ulidflake: the randomness of a stand-alone id';
+COMMENT ON FUNCTION ulidflake_scalable_randomness(ulidflake) IS 'bits 5..19 of a ulidflake: the randomness of a scalable id';
+COMMENT ON FUNCTION ulidflake_scalability_id(ulidflake) IS 'the low 5 bits of a ulidflake: the node (scalability id) of a scalable id';
+COMMENT ON FUNCTION ulidflake_is_valid(text) IS 'whether the text is a valid ulidflake (false instead of an error)';
+COMMENT ON FUNCTION ulidflake_larger(ulidflake, ulidflake) IS 'the larger of two ulidflakes (support of max)';
+COMMENT ON FUNCTION ulidflake_smaller(ulidflake, ulidflake) IS 'the smaller of two ulidflakes (support of min)';
+COMMENT ON AGGREGATE min(ulidflake) IS 'the smallest (oldest) ulidflake';
+COMMENT ON AGGREGATE max(ulidflake) IS 'the largest (newest) ulidflake';

@@ -12,3 +12,7 @@ CREATE OPERATOR CLASS ulidflake_ops
         OPERATOR 1 =,
         FUNCTION 1 ulidflake_hash(ulidflake),
         FUNCTION 2 ulidflake_hash_extended(ulidflake, bigint);
+
+COMMENT ON FUNCTION ulidflake_hash(ulidflake) IS '32-bit hash of a ulidflake, equal to the hash of the same bigint';
+COMMENT ON FUNCTION ulidflake_hash_extended(ulidflake, bigint) IS 'seeded 64-bit hash of a ulidflake, equal to that of the same bigint';
+COMMENT ON OPERATOR CLASS ulidflake_ops USING hash IS 'default hash operator class for ulidflake: hash indexes, joins, aggregates, PARTITION BY HASH';

@@ -44,3 +44,10 @@ CREATE OPERATOR >= (
     COMMUTATOR = <=, NEGATOR = <,
     RESTRICT = scalargesel, JOIN = scalargejoinsel
 );
+
+COMMENT ON FUNCTION ulidflake_eq(ulidflake, ulidflake) IS 'implementation of ulidflake = ulidflake';
+COMMENT ON FUNCTION ulidflake_ne(ulidflake, ulidflake) IS 'implementation of ulidflake <> ulidflake';
+COMMENT ON FUNCTION ulidflake_lt(ulidflake, ulidflake) IS 'implementation of ulidflake < ulidflake';
+COMMENT ON FUNCTION ulidflake_le(ulidflake, ulidflake) IS 'implementation of ulidflake <= ulidflake';
+COMMENT ON FUNCTION ulidflake_gt(ulidflake, ulidflake) IS 'implementation of ulidflake > ulidflake';
+COMMENT ON FUNCTION ulidflake_ge(ulidflake, ulidflake) IS 'implementation of ulidflake >= ulidflake';

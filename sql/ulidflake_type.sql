@@ -30,3 +30,9 @@ CREATE TYPE ulidflake (
     ALIGNMENT = double,
     STORAGE = plain
 );
+
+COMMENT ON TYPE ulidflake IS 'Ulid-Flake: 64-bit sortable id, 43-bit milliseconds since 2024-01-01 + 20 random bits (or 15 random bits + 5-bit node); text is 13 Crockford base32 characters; stored like the bigint with the same value';
+COMMENT ON FUNCTION ulidflake_in(cstring) IS 'ulidflake text input: 13 Crockford base32 characters, any case (22P02 otherwise)';
+COMMENT ON FUNCTION ulidflake_out(ulidflake) IS 'ulidflake text output: 13 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION ulidflake_recv(internal) IS 'ulidflake binary input: the 8 bytes of a non-negative bigint (22P03 otherwise)';
+COMMENT ON FUNCTION ulidflake_send(ulidflake) IS 'ulidflake binary output: the 8 bytes, the wire format of bigint';

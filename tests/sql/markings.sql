@@ -11,6 +11,12 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 
+-- Every type and function has a description, for \dT+ and \df+.
+SELECT count(*) AS functions, count(*) FILTER (WHERE obj_description(p.oid, 'pg_proc') IS NULL) AS without_comment
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid');
+SELECT typname, obj_description(oid, 'pg_type') FROM pg_type WHERE typname IN ('ulid', 'ulidflake') ORDER BY 1;
+
 -- STRICT is honoured: every strict function with ordinary arguments returns NULL for NULLs.
 CREATE FUNCTION returns_null_on_nulls(f regprocedure) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE

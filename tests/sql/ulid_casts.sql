@@ -30,6 +30,8 @@ SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS at,
        '00000000000000000000000000'::ulid::timestamptz AS lowest,
        '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ulid::timestamptz AS highest;
 SELECT '01JGFJJZ00XHF7E02JJ03AE4T7'::ulid::timestamptz = '2025-01-01 00:00:00+00' AS seed_example;
+-- A uuid v7 has its 48-bit millisecond timestamp where a ulid has it (RFC 9562's example).
+SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid::ulid::timestamptz AS uuid_v7_time;
 -- Time-zone independent: the same instant whatever TimeZone says, so IMMUTABLE is right.
 SET TimeZone = 'Asia/Kathmandu';
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS at_kathmandu,

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the Debian package of the extension for PostgreSQL 15 on this architecture:
+#   target/debian/postgresql-15-ulid_<version>-1_<arch>.deb
+# It holds ulid.so, ulid.control and the install script (and any upgrade scripts), depends on
+# postgresql-15, and installs on a server without Rust:  apt install ./postgresql-15-ulid_*.deb
+# Usage: scripts/package.sh
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_ROOT"
+
+ensure_setup
+
+version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
+arch=$(dpkg --print-architecture)
+name=postgresql-$PG_MAJOR-ulid
+log "building $name $version (release) with cargo pgrx package"
+cargo pgrx package --pg-config "$PG_CONFIG"
+
+built=target/release/ulid-pg$PG_MAJOR
+stage=target/debian/${name}_${version}-1_${arch}
+rm -rf "$stage"
+mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name"
+cp -a "$built/usr/." "$stage/usr/"
+cp README.md CHANGELOG.md "$stage/usr/share/doc/$name/"
+# The newest glibc symbol version the library needs.
+glibc=$(objdump -T "$stage$("$PG_CONFIG" --pkglibdir)/ulid.so" | sed -n 's/.*GLIBC_\([0-9.]*\).*/\1/p' | sort -V | tail -1)
+cat >"$stage/DEBIAN/control" <<CONTROL
+Package: $name
+Version: $version-1
+Architecture: $arch
+Maintainer: ulid developers <ulid@localhost>
+Depends: postgresql-$PG_MAJOR, libc6 (>= $glibc), libgcc-s1
+Section: database
+Priority: optional
+Installed-Size: $(du -sk "$stage/usr" | cut -f1)
+Description: ULID and Ulid-Flake identifier types for PostgreSQL $PG_MAJOR
+ CREATE EXTENSION ulid gives a database two native, sortable identifier
+ types: ulid (128-bit, stored like uuid) and ulidflake (64-bit, stored like
+ bigint), with generators, btree/hash/BRIN index support and casts to uuid,
+ bigint and timestamptz. gen_ulidflake() needs shared_preload_libraries = 'ulid'.
+CONTROL
+find "$stage/usr" -type d -exec chmod 755 {} +
+find "$stage/usr" -type f -exec chmod 644 {} +
+deb=target/debian/${name}_${version}-1_${arch}.deb
+dpkg-deb --root-owner-group --build "$stage" "$deb" >/dev/null
+log "built $deb"
+dpkg-deb --info "$deb" | sed -n '/Package:/,/Description:/p'
+dpkg-deb --contents "$deb" | awk '{print "  " $6}' | grep -v '/$'

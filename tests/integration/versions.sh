@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The release is consistent and upgradable:
+#   - Cargo.toml, ulid.control, CHANGELOG.md and sql/ulid--<version>.sql name the same version;
+#   - the install script this build generates is the committed baseline sql/ulid--<version>.sql
+#     (statement for statement; comments aside). A change to the SQL surface after a release
+#     needs a new version, an upgrade script sql/ulid--<old>--<new>.sql and a new baseline;
+#   - every upgrade script takes a database from the old version to the new one with the same
+#     objects as a fresh install (ALTER EXTENSION ulid UPDATE), and updating the current version
+#     is a no-op.
+# Needs the extension installed and PGHOST/PGPORT/PGUSER set.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+export PGOPTIONS="-c client_min_messages=warning"
+cd "$REPO_ROOT"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
+cargo_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+changelog_version=$(sed -n 's/^## \([0-9][^ ]*\).*/\1/p' CHANGELOG.md | head -1)
+[ "$version" = "$cargo_version" ] || fail "ulid.control says $version, Cargo.toml $cargo_version"
+[ "$version" = "$changelog_version" ] || fail "ulid.control says $version, CHANGELOG.md's latest entry $changelog_version"
+[ -f "sql/ulid--$version.sql" ] || fail "no baseline sql/ulid--$version.sql"
+
+# Statements only: pgrx's block comments, line comments and blank lines removed.
+statements() {
+    python3 -c 'import re, sys
+text = re.sub(r"/\*.*?\*/", "", open(sys.argv[1]).read(), flags=re.S)
+print("\n".join(l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("--")))' "$1"
+}
+installed="$("$PG_CONFIG" --sharedir)/extension/ulid--$version.sql"
+if ! diff -u <(statements "sql/ulid--$version.sql") <(statements "$installed") >/tmp/ulid-baseline.diff; then
+    cat /tmp/ulid-baseline.diff >&2
+    fail "the generated install script differs from sql/ulid--$version.sql: after a release, a SQL change needs a new version and an upgrade script"
+fi
+echo "versions: $version everywhere; the generated install script matches sql/ulid--$version.sql ($(statements "sql/ulid--$version.sql" | grep -c ';') statements)"
+
+db=ulid_versions
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+objects='SELECT pg_describe_object(classid, objid, objsubid) FROM pg_depend
+         WHERE refclassid = '"'"'pg_extension'"'"'::regclass AND deptype = '"'"'e'"'"'
+           AND refobjid = (SELECT oid FROM pg_extension WHERE extname = '"'"'ulid'"'"') ORDER BY 1'
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION ulid"
+fresh=$(psql -X -q -At -d "$db" -c "$objects")
+noop=$(psql -X -q -At -d "$db" -c "ALTER EXTENSION ulid UPDATE" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")
+[ "$noop" = "$version" ] || fail "ALTER EXTENSION ulid UPDATE on $version gave $noop"
+echo "  ALTER EXTENSION ulid UPDATE on $version: no change ($(wc -l <<<"$fresh") objects)"
+
+upgrades=0
+extdir="$("$PG_CONFIG" --sharedir)/extension"
+for script in sql/ulid--*--*.sql; do
+    [ -e "$script" ] || continue
+    from=$(basename "$script" .sql | cut -d- -f3)
+    [ -f "sql/ulid--$from.sql" ] || fail "$script has no baseline sql/ulid--$from.sql to start from"
+    as_root cp "sql/ulid--$from.sql" "$extdir/"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP EXTENSION ulid" -c "CREATE EXTENSION ulid VERSION '$from'" \
+        -c "ALTER EXTENSION ulid UPDATE"
+    upgraded=$(psql -X -q -At -d "$db" -c "$objects")
+    [ "$upgraded" = "$fresh" ] || { diff <(echo "$fresh") <(echo "$upgraded") >&2; fail "$from -> $version differs from a fresh install"; }
+    [ "$from" = "$version" ] || as_root rm -f "$extdir/ulid--$from.sql"
+    echo "  ALTER EXTENSION ulid UPDATE from $from: same objects as a fresh $version"
+    upgrades=$((upgrades + 1))
+done
+[ $upgrades -gt 0 ] || echo "  no earlier release to upgrade from yet (each sql/ulid--A--B.sql is tested here when it exists)"
+psql -X -q -d postgres -c "DROP DATABASE $db"
+echo "  ok"
