@@ -44,5 +44,5 @@ CREATE TABLE bench_comparisons (
 );
 
 -- The pgbench insert workload and the storage sizes are recorded here.
-CREATE TABLE bench_inserts (key text, clients int, rows bigint, tps float8, wal_bytes bigint, index_bytes bigint);
+CREATE TABLE bench_inserts (key text, round int, clients int, rows bigint, tps float8, wal_bytes bigint, index_bytes bigint);
 CREATE TABLE bench_storage (section text, key text, rows bigint, table_bytes bigint, index_bytes bigint);

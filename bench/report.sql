@@ -28,16 +28,23 @@ SELECT string_agg(line, E'\n' ORDER BY k) FROM (
 ) lines;
 
 SELECT '';
+CREATE TEMP VIEW inserts AS
+SELECT key, min(clients) AS clients, min(rows) AS rows, count(*) AS rounds,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY tps) AS tps,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY wal_bytes::float8 / rows) AS wal_per_row,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY index_bytes) AS index_bytes
+FROM bench_inserts GROUP BY key;
+
 SELECT string_agg(line, E'\n' ORDER BY k) FROM (
-    SELECT 0 AS k, '| insert workload (primary key) | clients | rows | transactions/s | WAL bytes per row | primary-key index | WAL vs gen_random_uuid() | index vs gen_random_uuid() |' AS line
+    SELECT 0 AS k, '| insert workload (primary key) | clients | rows per round | transactions/s | WAL bytes per row | primary-key index | WAL vs gen_random_uuid() | index vs gen_random_uuid() |' AS line
     UNION ALL SELECT 1, '|---|---:|---:|---:|---:|---:|---:|---:|'
     UNION ALL
-    SELECT 10 + row_number() OVER (), format('| %s | %s | %s | %s | %s | %s | %s | %s |',
-                  i.key, i.clients, i.rows, to_char(i.tps, 'FM9999990'), to_char(i.wal_bytes::float8 / i.rows, 'FM99990'),
+    SELECT 10 + row_number() OVER (ORDER BY i.key), format('| %s | %s | %s | %s | %s | %s | %s | %s |',
+                  i.key, i.clients, i.rows, to_char(i.tps, 'FM9999990'), to_char(i.wal_per_row, 'FM99990'),
                   pg_temp.fmt_bytes(i.index_bytes),
-                  to_char((i.wal_bytes::float8 / i.rows) / (u.wal_bytes::float8 / u.rows), 'FM990.00'),
-                  to_char(i.index_bytes::float8 / u.index_bytes, 'FM990.00'))
-    FROM bench_inserts i, bench_inserts u
+                  to_char(i.wal_per_row / u.wal_per_row, 'FM990.00'),
+                  to_char(i.index_bytes / u.index_bytes, 'FM990.00'))
+    FROM inserts i, inserts u
     WHERE u.key LIKE 'uuid%'
 ) lines;
 

@@ -5,7 +5,7 @@
 # medians reported), prints a Markdown report and writes it to bench/results.md.
 #
 # Usage: scripts/bench.sh [--quick] [--update-readme]
-#   --quick          fewer rows and rounds (a minute or two instead of ~10)
+#   --quick          fewer rows and rounds (under a minute instead of about 8)
 #   --update-readme  also put the report into README.md, between the bench markers
 # A benchmark, not a test: it exits 0 whatever the numbers; the report says which targets were met.
 set -euo pipefail
@@ -22,9 +22,9 @@ for arg in "$@"; do
     esac
 done
 if [ $quick -eq 1 ]; then
-    rows=200000; reps=4; clients=4; transactions=2000; prefill=100000
+    rows=200000; reps=4; clients=4; transactions=2000; prefill=100000; insert_rounds=1
 else
-    rows=2000000; reps=8; clients=4; transactions=50000; prefill=1000000
+    rows=2000000; reps=8; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
 fi
 
 ensure_setup
@@ -42,6 +42,7 @@ settings=(
     "jit = off"
     "synchronous_commit = on"
     "full_page_writes = on"
+    "autovacuum = off"
 )
 cluster_start BENCH "${settings[@]}"
 export PGHOST=$BENCH_HOST PGPORT=$BENCH_PORT PGUSER=postgres PGDATABASE=bench
@@ -54,56 +55,66 @@ run_sql -f bench/harness.sql
 log "benchmarks 1-3 and 5: $rows rows, $reps rounds after a warm-up"
 run_sql -v n="$rows" -v reps="$reps" -f bench/benchmarks.sql
 
-log "benchmark 4: insert workload, pgbench with $clients clients x $transactions transactions after $prefill rows"
-# insert_workload TABLE LABEL COLUMN-DEFINITION [HISTORY-ID]: fills the table with $prefill rows
-# (ids from HISTORY-ID, an expression of n = 1..$prefill, as if made one every 10 ms up to now;
-# else from the column default), checkpoints, then times pgbench inserting one row per
-# transaction and records transactions/s, WAL bytes and the primary-key index size.
+log "benchmark 4: insert workload, pgbench with $clients clients x $transactions transactions after $prefill rows, $insert_rounds rounds"
+# insert_workload ROUND TABLE LABEL COLUMN-DEFINITION [HISTORY-ID]: a fresh table filled with
+# $prefill rows (ids from HISTORY-ID, an expression of n = 1..$prefill, as if made one every
+# 10 ms up to now; else from the column default), a short untimed pgbench warm-up, a CHECKPOINT,
+# then the timed pgbench run: one row per transaction. Records transactions/s, WAL bytes and the
+# primary-key index size.
 insert_workload() {
-    local table=$1 key=$2 definition=$3 history=${4:-}
-    run_sql -c "CREATE TABLE $table ($definition, payload int)"
+    local round=$1 table=$2 key=$3 definition=$4 history=${5:-}
+    run_sql -c "DROP TABLE IF EXISTS $table" -c "CREATE TABLE $table ($definition, payload int)"
     if [ -n "$history" ]; then
         run_sql -c "INSERT INTO $table (id, payload) SELECT $history, 0 FROM generate_series(1, $prefill) AS n"
     else
         run_sql -c "INSERT INTO $table (payload) SELECT 0 FROM generate_series(1, $prefill)"
     fi
-    run_sql -c "VACUUM ANALYZE $table" -c "CHECKPOINT"
+    run_sql -c "VACUUM ANALYZE $table"
+    "$PG_BIN/pgbench" -n -M simple -c "$clients" -j 2 -t 500 -D table="$table" -f bench/insert.pgbench >/dev/null
+    run_sql -c "CHECKPOINT"
     local lsn_before out tps
     lsn_before=$(run_sql -At -c "SELECT pg_current_wal_lsn()")
     out=$("$PG_BIN/pgbench" -n -M simple -c "$clients" -j 2 -t "$transactions" -D table="$table" -f bench/insert.pgbench)
     tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' <<<"$out")
     run_sql -c "INSERT INTO bench_inserts
-        SELECT '$key', $clients, count(*) - $prefill, $tps, pg_wal_lsn_diff(pg_current_wal_lsn(), '$lsn_before'),
-               pg_relation_size('${table}_pkey')
-        FROM $table"
-    run_sql -At -c "SELECT count(*) = $prefill + $clients * $transactions FROM $table" | grep -qx t \
+        SELECT '$key', $round, $clients, $clients * $transactions, $tps,
+               pg_wal_lsn_diff(pg_current_wal_lsn(), '$lsn_before'), pg_relation_size('${table}_pkey')"
+    run_sql -At -c "SELECT count(*) = $prefill + $clients * (500 + $transactions) FROM $table" | grep -qx t \
         || { echo "insert workload $key lost rows" >&2; exit 1; }
 }
 history="now() - ($prefill - n) * interval '10 milliseconds'"
-insert_workload ins_ulid "ulid: gen_ulid()" "id ulid PRIMARY KEY DEFAULT gen_ulid()" "gen_ulid($history)"
-insert_workload ins_monotonic "ulid: gen_monotonic_ulid()" "id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid()" "gen_ulid($history)"
-insert_workload ins_uuid "uuid: gen_random_uuid()" "id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
-insert_workload ins_flake "ulidflake: gen_ulidflake()" "id ulidflake PRIMARY KEY DEFAULT gen_ulidflake()" \
-    "(($history)::ulidflake::bigint + (random() * 1048575)::int)::ulidflake"
-insert_workload ins_bigint "bigint: identity" "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+tables=(ins_ulid ins_monotonic ins_uuid ins_flake ins_bigint)
+labels=("ulid: gen_ulid()" "ulid: gen_monotonic_ulid()" "uuid: gen_random_uuid()" "ulidflake: gen_ulidflake()" "bigint: identity")
+definitions=("id ulid PRIMARY KEY DEFAULT gen_ulid()" "id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid()"
+             "id uuid PRIMARY KEY DEFAULT gen_random_uuid()" "id ulidflake PRIMARY KEY DEFAULT gen_ulidflake()"
+             "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+histories=("gen_ulid($history)" "gen_ulid($history)" ""
+           "(($history)::ulidflake::bigint + (random() * 1048575)::int)::ulidflake" "")
+for round in $(seq "$insert_rounds"); do
+    for k in 0 1 2 3 4; do
+        i=$(((round + k) % 5))
+        insert_workload "$round" "${tables[$i]}" "${labels[$i]}" "${definitions[$i]}" "${histories[$i]}"
+    done
+done
 
 report=bench/results.md
 {
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench.sh$([ $quick -eq 1 ] && echo ' --quick')\` on"
     echo "$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)),"
-    echo "$(free -g | awk '/^Mem:/ {print $2}') GiB memory, PostgreSQL $(run_sql -At -c 'SHOW server_version'), ulid $(run_sql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'") (release build)."
+    echo "$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1048576}' /proc/meminfo) GiB memory, PostgreSQL $(run_sql -At -c 'SHOW server_version'), ulid $(run_sql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'") (release build)."
     echo "Settings: $(IFS=';'; echo "${settings[*]}" | sed 's/;/, /g'), fsync = off."
     echo "Benchmarks 1-3: $rows rows, median of $reps rounds after a warm-up, variants interleaved;"
-    echo "ratio = ours / baseline (lower is faster). Insert workload: pgbench, $clients clients x"
-    echo "$transactions one-row transactions into a table already holding $prefill rows (time-ordered"
-    echo "keys made as if one every 10 ms up to now), after a CHECKPOINT. Targets are checked at the"
-    echo "printed precision."
+    echo "ratio = ours / baseline (lower is faster); targets are checked at the printed precision."
+    echo "Insert workload: pgbench, $clients clients x $transactions one-row transactions into a table"
+    echo "already holding $prefill rows (time-ordered keys made as if one every 10 ms up to now), after"
+    echo "a warm-up and a CHECKPOINT; median of $insert_rounds rounds, the key types in a different order each round."
     echo
     run_sql -f bench/report.sql
 } >"$report"
 cat "$report"
 
 if [ $update_readme -eq 1 ]; then
+    command -v python3 >/dev/null || ensure_packages python3
     python3 - "$report" <<'PY'
 import re, sys
 report = open(sys.argv[1]).read().strip()

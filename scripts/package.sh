@@ -13,15 +13,26 @@ ensure_setup
 version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
 arch=$(dpkg --print-architecture)
 name=postgresql-$PG_MAJOR-ulid
+built=target/release/ulid-pg$PG_MAJOR
+rm -rf "$built"    # cargo pgrx package only adds files: start clean so nothing stale is packaged
 log "building $name $version (release) with cargo pgrx package"
 cargo pgrx package --pg-config "$PG_CONFIG"
 
-built=target/release/ulid-pg$PG_MAJOR
 stage=target/debian/${name}_${version}-1_${arch}
 rm -rf "$stage"
 mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name"
 cp -a "$built/usr/." "$stage/usr/"
 cp README.md CHANGELOG.md "$stage/usr/share/doc/$name/"
+{
+    echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+    echo "Upstream-Name: ulid"
+    echo
+    echo "Files: *"
+    echo "Copyright: 2026 the ulid developers"
+    echo "License: MIT"
+    sed 's/^$/./; s/^/ /' LICENSE
+} >"$stage/usr/share/doc/$name/copyright"
+strip --strip-unneeded "$stage$("$PG_CONFIG" --pkglibdir)/ulid.so"
 # The newest glibc symbol version the library needs.
 glibc=$(objdump -T "$stage$("$PG_CONFIG" --pkglibdir)/ulid.so" | sed -n 's/.*GLIBC_\([0-9.]*\).*/\1/p' | sort -V | tail -1)
 cat >"$stage/DEBIAN/control" <<CONTROL

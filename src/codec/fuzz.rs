@@ -1,7 +1,7 @@
 //! Property-based fuzzing of the codecs (proptest): random and mutated strings and byte arrays
 //! against a reference model written independently of the decoder.
 //!
-//! CI runs every property with a fixed seed and [`DEFAULT_CASES`] cases each (six million
+//! CI runs every property with a fixed seed and [`DEFAULT_CASES`] cases each (seven million
 //! inputs in all). Run longer, or with another seed:
 //!
 //! ```sh
@@ -12,6 +12,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
+use super::binary::BinaryError;
 use super::crockford::{Found, TextError};
 use super::time;
 use super::ulid::Ulid;
@@ -178,6 +179,26 @@ proptest! {
         prop_assert_eq!(Ulidflake::parse(&flake.encode()), Ok(flake));
         prop_assert_eq!(Ulidflake::parse(&flake.encode().to_ascii_lowercase()), Ok(flake));
         prop_assert_eq!(Ulidflake::from_bits(flake.to_bits()), Some(flake));
+    }
+
+    /// Byte arrays of any length as binary input: exactly 16 bytes make a ulid (the same bytes
+    /// back), exactly 8 with the sign bit clear a Ulid-Flake (the same bigint); anything else
+    /// is the matching error.
+    #[test]
+    fn binary_input_of_any_length(bytes in vec(any::<u8>(), 0..40)) {
+        match Ulid::from_slice(&bytes) {
+            Ok(ulid) => prop_assert_eq!(&ulid.to_bytes()[..], &bytes[..]),
+            Err(e) => {
+                prop_assert_ne!(bytes.len(), 16);
+                prop_assert_eq!(e, BinaryError::WrongLength { expected: 16, found: bytes.len() });
+            }
+        }
+        let expected = match bytes.len() {
+            8 if bytes[0] >= 0x80 => Err(BinaryError::SignBit),
+            8 => Ok(i64::from_be_bytes(bytes[..].try_into().unwrap())),
+            n => Err(BinaryError::WrongLength { expected: 8, found: n }),
+        };
+        prop_assert_eq!(Ulidflake::from_be_slice(&bytes).map(|f| f.to_i64()), expected);
     }
 
     /// 64-bit integers and 8-byte arrays: a Ulid-Flake exactly when the sign bit is clear.

@@ -1,5 +1,6 @@
 //! The formats, as pure functions: no PostgreSQL in here, so everything is unit-tested directly.
 
+pub mod binary;
 pub mod crockford;
 #[cfg(test)]
 mod fuzz;

@@ -3,6 +3,7 @@
 //! Pure functions, no PostgreSQL: the binary form (16 bytes, most significant first, the same
 //! bytes as a `uuid`), the 26-character text form, and the parts.
 
+use super::binary::BinaryError;
 use super::crockford::{self, TextError};
 
 /// A ULID. Ordering of this type = ordering of the value = byte order = text order.
@@ -63,6 +64,18 @@ impl Ulid {
     #[inline]
     pub const fn from_bytes(bytes: [u8; 16]) -> Self {
         Ulid(u128::from_be_bytes(bytes))
+    }
+
+    /// Reads the binary form from bytes of any length: exactly 16, or an error.
+    #[inline]
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, BinaryError> {
+        match <[u8; 16]>::try_from(bytes) {
+            Ok(bytes) => Ok(Self::from_bytes(bytes)),
+            Err(_) => Err(BinaryError::WrongLength {
+                expected: Self::BYTES_LEN,
+                found: bytes.len(),
+            }),
+        }
     }
 
     /// The binary form (network byte order): the bytes of the `uuid` with the same value.

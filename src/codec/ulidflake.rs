@@ -5,6 +5,7 @@
 //! Pure functions, no PostgreSQL: the integer form (the value itself, which fits a `bigint`), the
 //! 13-character text form, and the parts.
 
+use super::binary::BinaryError;
 use super::crockford::{self, TextError};
 
 /// A Ulid-Flake. Ordering of this type = integer order = text order = time order.
@@ -43,6 +44,17 @@ impl Ulidflake {
     #[inline]
     pub const fn from_bits(bits: u64) -> Option<Self> {
         Self::from_i64(bits as i64)
+    }
+
+    /// Reads the binary form, the 8 bytes of a `bigint` (most significant first), from bytes of
+    /// any length: exactly 8 with the sign bit clear, or an error.
+    #[inline]
+    pub fn from_be_slice(bytes: &[u8]) -> Result<Self, BinaryError> {
+        let bytes = <[u8; 8]>::try_from(bytes).map_err(|_| BinaryError::WrongLength {
+            expected: 8,
+            found: bytes.len(),
+        })?;
+        Self::from_bits(u64::from_be_bytes(bytes)).ok_or(BinaryError::SignBit)
     }
 
     /// The 64 bits (the sign bit is always clear).

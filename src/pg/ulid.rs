@@ -94,16 +94,12 @@ fn ulid_recv(mut buf: Internal) -> Ulid {
 /// `bytea -> ulid`: the 16 bytes of the binary form.
 #[pg_extern(sql = false)]
 fn ulid_from_bytea(bytes: &[u8]) -> Ulid {
-    match <[u8; 16]>::try_from(bytes) {
-        Ok(bytes) => Ulid::from_bytes(bytes),
-        Err(_) => raise(
+    Ulid::from_slice(bytes).unwrap_or_else(|problem| {
+        raise(
             PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!(
-                "invalid binary ulid: expected 16 bytes, found {}",
-                bytes.len()
-            ),
-        ),
-    }
+            format!("invalid binary ulid: {problem}"),
+        )
+    })
 }
 
 /// `ulid -> timestamptz`, and `ulid_timestamp(ulid)`: the millisecond in the id.

@@ -19,7 +19,7 @@ found = re.findall(r"<!-- recipe: ([a-z0-9-]+) -->\s*```sql\n(.*?)```", readme, 
 for i, (name, sql) in enumerate(found):
     open(f"{sys.argv[1]}/{i:02d}-{name}.sql", "w").write(sql)
 PY
-[ "$(ls "$work" | wc -l)" -ge 7 ] || fail "expected the README's 7 tested recipes, found $(ls "$work" | wc -l)"
+[ "$(ls "$work" | wc -l)" -ge 8 ] || fail "expected the README's 8 tested recipe blocks, found $(ls "$work" | wc -l)"
 
 db=ulid_recipes
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
@@ -64,14 +64,33 @@ for file in "$work"/*.sql; do
         monthly-partitions)
             check "$name" "$db" "SELECT (SELECT count(*) = 3 FROM pg_inherits WHERE inhparent = 'events'::regclass)
                                         AND (SELECT tableoid::regclass::text = 'events_' || to_char(now(), 'YYYY_MM') FROM events)"
-            psql -X -q -At -d "$db" -c "EXPLAIN SELECT * FROM events WHERE id >= date_trunc('month', now())::ulid" \
-                | grep -q "events_$(psql -X -At -d "$db" -c "SELECT to_char(now() - interval '1 month', 'YYYY_MM')")" \
-                && fail "recipe $name: last month's partition is not pruned" || true ;;
+            plan=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "EXPLAIN SELECT * FROM events WHERE id >= date_trunc('month', now())::ulid")
+            last_month=events_$(psql -X -q -At -d "$db" -c "SELECT to_char(now() - interval '1 month', 'YYYY_MM')")
+            grep -q "events_" <<<"$plan" || fail "recipe $name: the plan reads no partition: $plan"
+            ! grep -q "$last_month" <<<"$plan" || fail "recipe $name: $last_month is not pruned: $plan" ;;
         brin)
-            check "$name" "$db" "SELECT count(*) BETWEEN 3590 AND 3601 FROM readings WHERE id >= (now() - interval '1 hour')::ulid"
+            # The same count through the BRIN index as by a sequential scan, at the same now().
+            counts=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+BEGIN;
+SET LOCAL enable_seqscan = off;
+SELECT count(*) FROM readings WHERE id >= (now() - interval '1 hour')::ulid;
+SET LOCAL enable_seqscan = on;
+SET LOCAL enable_bitmapscan = off;
+SET LOCAL enable_indexscan = off;
+SELECT count(*) FROM readings WHERE id >= (now() - interval '1 hour')::ulid;
+COMMIT;
+SQL
+)
+            [ "$(sed -n 1p <<<"$counts")" = "$(sed -n 2p <<<"$counts")" ] && [ "$(sed -n 1p <<<"$counts")" -gt 3000 ] \
+                || fail "recipe $name: through the index and by a scan: $counts"
             plan_uses "$name" readings_id_brin "SELECT count(*) FROM readings WHERE id >= (now() - interval '1 hour')::ulid" ;;
+        uuid-table)
+            ids_before=$(psql -X -q -At -d "$db" -c "SELECT string_agg(id::text, ',' ORDER BY email) FROM accounts") ;;
         migrate-uuid)
-            check "$name" "$db" "SELECT (SELECT count(*) = 3 FROM accounts)
+            # The ids came back unchanged, and the row inserted while the column was a ulid has a
+            # ulid's creation time.
+            check "$name" "$db" "SELECT (SELECT string_agg(id::text, ',' ORDER BY email) FROM accounts WHERE email <> 'c@example.org') = '$ids_before'
+                                        AND (SELECT id::ulid::timestamptz BETWEEN now() - interval '1 hour' AND now() FROM accounts WHERE email = 'c@example.org')
                                         AND (SELECT atttypid = 'uuid'::regtype FROM pg_attribute WHERE attrelid = 'accounts'::regclass AND attname = 'id')
                                         AND (SELECT pg_get_expr(adbin, adrelid) = 'gen_random_uuid()' FROM pg_attrdef WHERE adrelid = 'accounts'::regclass)" ;;
         *) fail "recipe $name has no check in $0" ;;
