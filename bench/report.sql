@@ -6,9 +6,14 @@
 CREATE FUNCTION pg_temp.fmt_ms(ms float8) RETURNS text LANGUAGE sql AS $$ SELECT to_char(ms, 'FM999990.0') $$;
 CREATE FUNCTION pg_temp.fmt_bytes(b float8) RETURNS text LANGUAGE sql AS $$ SELECT pg_size_pretty(b::bigint) $$;
 
+-- The ratio is the median, over the rounds, of ours / baseline within the same round: each
+-- round runs both back to back, so a slow patch of the machine slows both and cancels out.
 CREATE TEMP VIEW compared AS
 SELECT c.ord, c.section, c.bench, c.ours, c.baseline, c.target, c.note,
-       o.ms AS ours_ms, b.ms AS base_ms, o.ms / b.ms AS ratio, o.reps
+       o.ms AS ours_ms, b.ms AS base_ms, o.reps,
+       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x.ms / y.ms)
+        FROM bench_times x JOIN bench_times y ON y.bench = x.bench AND y.rep = x.rep
+        WHERE x.bench = c.bench AND x.variant = c.ours AND y.variant = c.baseline) AS ratio
 FROM bench_comparisons c
 JOIN bench_medians o ON o.bench = c.bench AND o.variant = c.ours
 JOIN bench_medians b ON b.bench = c.bench AND b.variant = c.baseline;

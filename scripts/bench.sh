@@ -24,7 +24,7 @@ done
 if [ $quick -eq 1 ]; then
     rows=200000; reps=4; clients=4; transactions=2000; prefill=100000; insert_rounds=1
 else
-    rows=2000000; reps=8; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
+    rows=2000000; reps=10; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
 fi
 
 ensure_setup
@@ -43,6 +43,8 @@ settings=(
     "synchronous_commit = on"
     "full_page_writes = on"
     "autovacuum = off"
+    "wal_level = minimal"
+    "max_wal_senders = 0"
 )
 cluster_start BENCH "${settings[@]}"
 export PGHOST=$BENCH_HOST PGPORT=$BENCH_PORT PGUSER=postgres PGDATABASE=bench
@@ -104,7 +106,8 @@ report=bench/results.md
     echo "$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1048576}' /proc/meminfo) GiB memory, PostgreSQL $(run_sql -At -c 'SHOW server_version'), ulid $(run_sql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'") (release build)."
     echo "Settings: $(IFS=';'; echo "${settings[*]}" | sed 's/;/, /g'), fsync = off."
     echo "Benchmarks 1-3: $rows rows, median of $reps rounds after a warm-up, variants interleaved;"
-    echo "ratio = ours / baseline (lower is faster); targets are checked at the printed precision."
+    echo "ratio = the median over the rounds of ours / baseline in the same round (lower is faster);"
+    echo "targets are checked at the printed precision."
     echo "Insert workload: pgbench, $clients clients x $transactions one-row transactions into a table"
     echo "already holding $prefill rows (time-ordered keys made as if one every 10 ms up to now), after"
     echo "a warm-up and a CHECKPOINT; median of $insert_rounds rounds, the key types in a different order each round."
