@@ -10,6 +10,12 @@ REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
+# For test scripts: report a failed check and stop.
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The extension's version, as ulid.control declares it.
+extension_version() { sed -n "s/^default_version = '\(.*\)'$/\1/p" "$REPO_ROOT/ulid.control"; }
+
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }

@@ -10,7 +10,7 @@ cd "$REPO_ROOT"
 
 ensure_setup
 
-version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
+version=$(extension_version)
 arch=$(dpkg --print-architecture)
 name=postgresql-$PG_MAJOR-ulid
 built=target/release/ulid-pg$PG_MAJOR

@@ -3,5 +3,7 @@
 pub mod backend;
 pub mod datum;
 pub mod error;
+#[cfg(any(test, feature = "pg_test"))]
+pub mod test_support;
 pub mod ulid;
 pub mod ulidflake;

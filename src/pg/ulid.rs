@@ -200,18 +200,7 @@ mod tests {
     use crate::generator::entropy::random_u80;
     use crate::generator::monotonic::MonotonicUlid;
     use crate::pg::backend::with_state;
-
-    fn sqlstate_of(query: &str) -> String {
-        Spi::run(
-            "CREATE OR REPLACE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-             BEGIN EXECUTE query; RETURN 'ok';
-             EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $$",
-        )
-        .unwrap();
-        Spi::get_one_with_args::<String>("SELECT pg_temp.sqlstate_of($1)", &[query.into()])
-            .unwrap()
-            .unwrap()
-    }
+    use crate::pg::test_support::sqlstate_of;
 
     /// A generator whose last value has the largest randomness in a millisecond that the clock
     /// has not reached: the next value would need randomness 2^80, so the call must fail with

@@ -295,18 +295,7 @@ mod tests {
 
     use super::{flake_clock, LAST};
     use crate::codec::ulidflake::Ulidflake;
-
-    fn sqlstate_of(query: &str) -> String {
-        Spi::run(
-            "CREATE OR REPLACE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-             BEGIN EXECUTE query; RETURN 'ok';
-             EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $$",
-        )
-        .unwrap();
-        Spi::get_one_with_args::<String>("SELECT pg_temp.sqlstate_of($1)", &[query.into()])
-            .unwrap()
-            .unwrap()
-    }
+    use crate::pg::test_support::sqlstate_of;
 
     /// What gen_ulidflake() does when the millisecond of the server's last id is used up and the
     /// clock is behind it. (One test: the state is server-wide, and tests run concurrently.)

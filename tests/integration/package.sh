@@ -10,8 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 export PGOPTIONS="-c client_min_messages=warning"
 cd "$REPO_ROOT"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
+version=$(extension_version)
 deb=$(ls target/debian/postgresql-$PG_MAJOR-ulid_"$version"-1_*.deb)
 pkglibdir=$("$PG_CONFIG" --pkglibdir)
 extdir=$("$PG_CONFIG" --sharedir)/extension

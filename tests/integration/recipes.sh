@@ -9,7 +9,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 export PGOPTIONS="-c client_min_messages=warning"
 cd "$REPO_ROOT"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d /tmp/ulid-recipes.XXXXXX)
 cleanup_path "$work"
 python3 - "$work" <<'PY'

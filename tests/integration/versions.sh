@@ -13,8 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 export PGOPTIONS="-c client_min_messages=warning"
 cd "$REPO_ROOT"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)
+version=$(extension_version)
 cargo_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 changelog_version=$(sed -n 's/^## \([0-9][^ ]*\).*/\1/p' CHANGELOG.md | head -1)
 [ "$version" = "$cargo_version" ] || fail "ulid.control says $version, Cargo.toml $cargo_version"
