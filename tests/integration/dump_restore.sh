@@ -48,8 +48,9 @@ INSERT INTO docs SELECT gen_ulid(), 'doc ' || n FROM generate_series(1, 3000) AS
 CREATE VIEW recent_orders AS SELECT id, id::timestamptz AS at, flake::bigint AS flake_number FROM orders;
 SQL
 
-# What must survive: every row (as text, in key order), every index definition, and which
-# partition each row is in. Printed by the same query on both sides.
+# What must survive: every row (as text, in key order), every index definition, which
+# partition each row is in, the column defaults and generated columns, and the view's
+# definition. Printed by the same query on both sides.
 fingerprint() {
     psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" <<'SQL'
 SET search_path = public, ids;
@@ -58,6 +59,12 @@ SELECT 'events', count(*), md5(string_agg(tableoid::regclass || ':' || e::text, 
 SELECT 'docs', count(*), md5(string_agg(tableoid::regclass || ':' || d::text, '|' ORDER BY id)) FROM docs d;
 SELECT 'view', count(*), md5(string_agg(v::text, '|' ORDER BY id)) FROM recent_orders v;
 SELECT 'indexes', count(*), md5(string_agg(indexdef, '|' ORDER BY indexname)) FROM pg_indexes WHERE schemaname = 'public';
+SELECT 'defaults and generated columns', count(*),
+       md5(string_agg(format('%s.%s %s %s', c.relname, a.attname, a.attgenerated, pg_get_expr(d.adbin, d.adrelid)), '|'
+                      ORDER BY c.relname, a.attname))
+FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+JOIN pg_class c ON c.oid = d.adrelid WHERE c.relnamespace = 'public'::regnamespace;
+SELECT 'view definition', md5(pg_get_viewdef('recent_orders'::regclass));
 SELECT 'extension', extversion, extnamespace::regnamespace FROM pg_extension WHERE extname = 'ulid';
 SQL
 }
@@ -88,8 +95,17 @@ BEGIN
     IF (SELECT count(*) FROM orders WHERE id::timestamptz = probe.created) < 1 THEN RAISE 'expression index lookup failed'; END IF;
 END
 $$;
+-- The restored defaults generate: a new row gets all three ids and its generated column.
+INSERT INTO orders (note) VALUES ('after restore');
+DO $$
+BEGIN
+    IF (SELECT count(*) FROM orders WHERE note = 'after restore' AND id IS NOT NULL AND seq IS NOT NULL
+        AND flake IS NOT NULL AND created = id::timestamptz AND id > (now() - interval '1 minute')::ulid) <> 1
+    THEN RAISE 'restored defaults did not generate'; END IF;
+END
+$$;
 SQL
-    echo "identical ($(wc -l <"$work/src.txt") fingerprints), btree indexes pass amcheck"
+    echo "identical ($(wc -l <"$work/src.txt") fingerprints), btree indexes pass amcheck, defaults generate"
 }
 
 echo "dump and restore: $(head -1 "$work/src.txt" | cut -d'|' -f2) orders, $(sed -n 2p "$work/src.txt" | cut -d'|' -f2) events, $(sed -n 3p "$work/src.txt" | cut -d'|' -f2) docs"

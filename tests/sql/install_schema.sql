@@ -10,6 +10,10 @@ SET DateStyle = 'ISO, YMD';
 -- Before: how some core expressions resolve.
 CREATE TEMP TABLE resolved_before AS
 SELECT 'a'::text = 'a'::text AS text_eq,
+       'a'::text = 'a' AS text_eq_unknown,
+       pg_typeof('a' || 'b') AS unknown_concat,
+       pg_typeof(coalesce('x'::text, '01ARZ3NDEKTSV4RRFFQ69G5FAV')) AS text_coalesce_unknown,
+       pg_typeof(upper('01arz3ndektsv4rrffq69g5fav')) AS upper_unknown,
        '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq,
        pg_typeof(1::bigint + 1) AS bigint_plus_int,
        pg_typeof(max(x)) AS max_bigint,
@@ -40,6 +44,10 @@ DROP TABLE qualified;
 SELECT (SELECT row(r.*)::text FROM resolved_before r) = (
     SELECT row(r.*)::text FROM (
         SELECT 'a'::text = 'a'::text AS text_eq,
+               'a'::text = 'a' AS text_eq_unknown,
+               pg_typeof('a' || 'b') AS unknown_concat,
+               pg_typeof(coalesce('x'::text, '01ARZ3NDEKTSV4RRFFQ69G5FAV')) AS text_coalesce_unknown,
+               pg_typeof(upper('01arz3ndektsv4rrffq69g5fav')) AS upper_unknown,
                '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq,
                pg_typeof(1::bigint + 1) AS bigint_plus_int,
                pg_typeof(max(x)) AS max_bigint,
@@ -50,6 +58,10 @@ SET search_path = ids, public;
 SELECT (SELECT row(r.*)::text FROM resolved_before r) = (
     SELECT row(r.*)::text FROM (
         SELECT 'a'::text = 'a'::text AS text_eq,
+               'a'::text = 'a' AS text_eq_unknown,
+               pg_typeof('a' || 'b') AS unknown_concat,
+               pg_typeof(coalesce('x'::text, '01ARZ3NDEKTSV4RRFFQ69G5FAV')) AS text_coalesce_unknown,
+               pg_typeof(upper('01arz3ndektsv4rrffq69g5fav')) AS upper_unknown,
                '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq,
                pg_typeof(1::bigint + 1) AS bigint_plus_int,
                pg_typeof(max(x)) AS max_bigint,

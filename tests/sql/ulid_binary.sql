@@ -50,5 +50,11 @@ COPY text_copy FROM STDIN;
 01ARZ3NDEKTSV4RRFFQ69G5FAU
 \.
 SELECT count(*) FROM text_copy;
+-- A text-format round trip of the 1000 generated ids: out to a file, back in, the same values.
+TRUNCATE text_copy;
+SELECT sqlstate_of(format('COPY bin_src TO %L', data_file('text_src.copy'))) AS copy_out,
+       sqlstate_of(format('COPY text_copy FROM %L', data_file('text_src.copy'))) AS copy_in;
+SELECT (SELECT array_agg(id ORDER BY id) FROM bin_src) = (SELECT array_agg(id ORDER BY id) FROM text_copy) AS text_round_trip_intact,
+       (SELECT count(*) FROM text_copy) AS copied;
 
 DROP TABLE bin_src, bin_ulid, bin_uuid, text_copy;
