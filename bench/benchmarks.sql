@@ -13,11 +13,22 @@ CALL bench_group('generation',
           format('SELECT count(gen_ulidflake()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_random_uuid()) FROM generate_series(1, %s) AS x', :n)],
     :reps);
+-- The least time the Ulid-Flake rules allow for n ids, however fast the code: each millisecond
+-- starts at a random 20-bit value (2^19 left on average) and steps by 1..255 (128 on average),
+-- so a millisecond holds about 2^19 / 128 = 4096 ids on average, and then the generator must
+-- wait for the next one. n ids take at least n / 4096 ms; recorded for every round so that the
+-- report can set it against the floor and against gen_ulidflake().
+INSERT INTO bench_times
+SELECT 'generation', 'the format''s rate limit: n / 4096 ms', r, :n / 4096.0 FROM generate_series(1, :reps) AS r;
 INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note) VALUES
     ('generation', 'generation', 'gen_ulid()', 'floor: count(x)', 1.4, NULL),
     ('generation', 'generation', 'gen_ulid()', 'gen_random_uuid()', 0.2, 'at least 5x faster'),
     ('generation', 'generation', 'gen_monotonic_ulid()', 'gen_ulid()', 1.1, NULL),
     ('generation', 'generation', 'gen_ulidflake()', 'floor: count(x)', 1.3, NULL),
+    ('generation', 'generation', 'the format''s rate limit: n / 4096 ms', 'floor: count(x)', NULL,
+     'for reference: the least time any gen_ulidflake() needs, as a ratio to the floor'),
+    ('generation', 'generation', 'gen_ulidflake()', 'the format''s rate limit: n / 4096 ms', NULL,
+     'for reference: gen_ulidflake() against that limit'),
     ('generation', 'generation', 'gen_random_uuid()', 'floor: count(x)', NULL, 'for reference');
 
 -- The data for the other benchmarks: n ids from the last 30 days, in random order; the uuid and
