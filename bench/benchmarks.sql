@@ -6,12 +6,14 @@ SET jit = off;
 
 -- 1. Generation, per row.
 CALL bench_group('generation',
-    ARRAY['floor: count(x)', 'gen_ulid()', 'gen_monotonic_ulid()', 'gen_ulidflake()', 'gen_random_uuid()'],
+    ARRAY['floor: count(x)', 'gen_ulid()', 'gen_monotonic_ulid()', 'gen_ulidflake()', 'gen_random_uuid()',
+          'clock_timestamp()'],
     ARRAY[format('SELECT count(x) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_monotonic_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulidflake()) FROM generate_series(1, %s) AS x', :n),
-          format('SELECT count(gen_random_uuid()) FROM generate_series(1, %s) AS x', :n)],
+          format('SELECT count(gen_random_uuid()) FROM generate_series(1, %s) AS x', :n),
+          format('SELECT count(clock_timestamp()) FROM generate_series(1, %s) AS x', :n)],
     :reps);
 -- The least time the Ulid-Flake rules allow for n ids, however fast the code: each millisecond
 -- starts at a random 20-bit value (2^19 left on average) and steps by 1..255 (128 on average),
@@ -29,7 +31,9 @@ INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note) VAL
      'for reference: the least time any gen_ulidflake() needs, as a ratio to the floor'),
     ('generation', 'generation', 'gen_ulidflake()', 'the format''s rate limit: n / 4096 ms', NULL,
      'for reference: gen_ulidflake() against that limit'),
-    ('generation', 'generation', 'gen_random_uuid()', 'floor: count(x)', NULL, 'for reference');
+    ('generation', 'generation', 'gen_random_uuid()', 'floor: count(x)', NULL, 'for reference'),
+    ('generation', 'generation', 'clock_timestamp()', 'floor: count(x)', NULL,
+     'for reference: core''s read of the wall clock, which every generator must make');
 
 -- The data for the other benchmarks: n ids from the last 30 days, in random order; the uuid and
 -- bigint tables hold the same values.
