@@ -5,7 +5,7 @@
 # medians reported), prints a Markdown report and writes it to bench/results.md.
 #
 # Usage: scripts/bench.sh [--quick] [--update-readme]
-#   --quick          fewer rows and rounds (under a minute instead of about 8)
+#   --quick          fewer rows and rounds (about a minute instead of about 11)
 #   --update-readme  also put the report into README.md, between the bench markers
 # A benchmark, not a test: it exits 0 whatever the numbers; the report says which targets were met.
 set -euo pipefail
@@ -24,7 +24,7 @@ done
 if [ $quick -eq 1 ]; then
     rows=200000; reps=4; clients=4; transactions=2000; prefill=100000; insert_rounds=1
 else
-    rows=2000000; reps=10; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
+    rows=2000000; reps=15; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
 fi
 
 ensure_setup
