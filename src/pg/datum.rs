@@ -56,6 +56,38 @@ macro_rules! sql_type {
 }
 pub(crate) use sql_type;
 
+/// The fmgr entry point `$symbol` (with its `$finfo` record) of a SQL function that takes no
+/// arguments and returns `$generate()`, written out instead of by `#[pg_extern]`.
+///
+/// For the generators, which run once per row: pgrx's wrapper switches to the memory context
+/// that is already current, builds an argument iterator and a return frame, and that costs
+/// about 10 ns a call (measured: `gen_ulid()` 4% faster per row, a fifth of what it adds to
+/// the floor). `#[pg_guard]` is kept, so a Rust panic or an `ERROR` raised from Rust still ends
+/// as a PostgreSQL `ERROR`. The result is never NULL: fmgr has set `isnull` to false already.
+macro_rules! generator_entry_point {
+    ($finfo:ident, $symbol:ident, $generate:path) => {
+        #[no_mangle]
+        #[doc(hidden)]
+        pub extern "C-unwind" fn $finfo() -> *const ::pgrx::pg_sys::Pg_finfo_record {
+            const V1: ::pgrx::pg_sys::Pg_finfo_record =
+                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+            &V1
+        }
+
+        /// # Safety
+        /// Called by PostgreSQL's fmgr only, as a version-1 function.
+        #[::pgrx::pg_guard]
+        #[no_mangle]
+        #[doc(hidden)]
+        pub unsafe extern "C-unwind" fn $symbol(
+            _fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+        ) -> ::pgrx::pg_sys::Datum {
+            ::pgrx::IntoDatum::into_datum($generate()).expect("a generated id is never NULL")
+        }
+    };
+}
+pub(crate) use generator_entry_point;
+
 /// `palloc_extended` without pgrx's guard. pgrx wraps every PostgreSQL function in a `sigsetjmp`
 /// so that an `ERROR` (a `longjmp`) cannot cross Rust frames; that guard costs about 20 ns, a
 /// third of `gen_ulid()`. With `MCXT_ALLOC_NO_OOM` and a valid size, `palloc_extended` cannot

@@ -15,7 +15,7 @@ use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
-use crate::pg::datum::{palloc, sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{generator_entry_point, palloc, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -160,11 +160,12 @@ fn clock_ms() -> u64 {
 }
 
 /// `gen_ulid()`: the current millisecond and 80 fresh random bits.
-#[pg_extern(sql = false)]
+#[inline]
 fn gen_ulid() -> Ulid {
     let now = clock_ms();
     with_state(|state| Ulid::from_parts(now, random_u80(&mut state.rng)))
 }
+generator_entry_point!(pg_finfo_gen_ulid_wrapper, gen_ulid_wrapper, gen_ulid);
 
 /// `gen_ulid(timestamptz)`: that millisecond and 80 fresh random bits.
 #[pg_extern(sql = false)]
@@ -174,7 +175,7 @@ fn gen_ulid_at(timestamp: TimestampWithTimeZone) -> Ulid {
 }
 
 /// `gen_monotonic_ulid()`: strictly increasing within this backend.
-#[pg_extern(sql = false)]
+#[inline]
 fn gen_monotonic_ulid() -> Ulid {
     let now = clock_ms();
     let next = with_state(|state| {
@@ -190,6 +191,11 @@ fn gen_monotonic_ulid() -> Ulid {
         )
     })
 }
+generator_entry_point!(
+    pg_finfo_gen_monotonic_ulid_wrapper,
+    gen_monotonic_ulid_wrapper,
+    gen_monotonic_ulid
+);
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]

@@ -22,7 +22,7 @@ use crate::codec::ulidflake::Ulidflake;
 use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
 use crate::pg::backend::with_state;
-use crate::pg::datum::{sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{generator_entry_point, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ fn generate(layout: Layout) -> Ulidflake {
 }
 
 /// `gen_ulidflake()`: a stand-alone id, or a scalable one if `ulid.node_id` is set.
-#[pg_extern(sql = false)]
+#[inline]
 fn gen_ulidflake() -> Ulidflake {
     // SAFETY: PostgreSQL writes the setting only between statements, in this same thread.
     // (`GucSetting::get` would also check the thread, which costs more than the read.)
@@ -272,6 +272,11 @@ fn gen_ulidflake() -> Ulidflake {
         Err(_) => generate(Layout::Standalone),
     }
 }
+generator_entry_point!(
+    pg_finfo_gen_ulidflake_wrapper,
+    gen_ulidflake_wrapper,
+    gen_ulidflake
+);
 
 /// `gen_ulidflake(scalability_id)`: a scalable id with this scalability id.
 #[pg_extern(sql = false)]
