@@ -2,14 +2,10 @@
 //!
 //! Each type implements pgrx's `FromDatum` and `IntoDatum` in its own module (that is where
 //! its layout lives); [`sql_type!`] adds the calling-convention traits, which are the same for
-//! every type.
+//! every type, and [`fmgr_entry_point!`] writes the entry points of the functions that run once
+//! per row.
 
-use pgrx::callconv::{BoxRet, FcInfo};
-use pgrx::datum::Datum;
-use pgrx::pg_sys;
-use pgrx::pgrx_sql_entity_graph::metadata::{
-    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
-};
+use pgrx::{pg_sys, IntoDatum};
 
 /// Lets a Rust type with `FromDatum` and `IntoDatum` be an argument and a result of
 /// `#[pg_extern]` functions, as the SQL type `$sql`.
@@ -56,23 +52,20 @@ macro_rules! sql_type {
 }
 pub(crate) use sql_type;
 
-/// The fmgr entry point `$symbol` (with its `$finfo` record) of a SQL function that takes no
-/// arguments and returns `$generate()`, written out instead of by `#[pg_extern]`.
+/// The fmgr entry point `$symbol` (with its `$finfo` record) of a SQL function that calls
+/// `$f`, written out instead of by `#[pg_extern]`: for a function of no arguments, or for a
+/// STRICT function of one argument of Rust type `$arg` (fmgr never passes a STRICT function a
+/// NULL).
 ///
-/// For the generators, which run once per row: pgrx's wrapper switches to the memory context
-/// that is already current, builds an argument iterator and a return frame, and that costs
-/// about 10 ns a call (measured: `gen_ulid()` 4% faster per row, a fifth of what it adds to
-/// the floor). `#[pg_guard]` is kept, so a Rust panic or an `ERROR` raised from Rust still ends
-/// as a PostgreSQL `ERROR`. The result is never NULL: fmgr has set `isnull` to false already.
-macro_rules! generator_entry_point {
-    ($finfo:ident, $symbol:ident, $generate:path) => {
-        #[no_mangle]
-        #[doc(hidden)]
-        pub extern "C-unwind" fn $finfo() -> *const ::pgrx::pg_sys::Pg_finfo_record {
-            const V1: ::pgrx::pg_sys::Pg_finfo_record =
-                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
-            &V1
-        }
+/// For the functions that run once per row (the generators and the text I/O functions):
+/// pgrx's wrapper switches to the memory context that is already current, builds an argument
+/// iterator and a return frame, and that costs about 10 ns a call (measured side by side:
+/// `gen_ulid()` 4% faster per row, about a fifth of what it adds to the floor). `#[pg_guard]`
+/// is kept, so a Rust panic or an `ERROR` raised from Rust still ends as a PostgreSQL `ERROR`.
+/// The result is never NULL, and fmgr has set `isnull` to false before the call.
+macro_rules! fmgr_entry_point {
+    ($finfo:ident, $symbol:ident, $f:path) => {
+        $crate::pg::datum::fmgr_entry_point!(@finfo $finfo);
 
         /// # Safety
         /// Called by PostgreSQL's fmgr only, as a version-1 function.
@@ -82,11 +75,44 @@ macro_rules! generator_entry_point {
         pub unsafe extern "C-unwind" fn $symbol(
             _fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
         ) -> ::pgrx::pg_sys::Datum {
-            ::pgrx::IntoDatum::into_datum($generate()).expect("a generated id is never NULL")
+            ::pgrx::IntoDatum::into_datum($f()).expect("the result is never NULL")
+        }
+    };
+    ($finfo:ident, $symbol:ident, $f:path, $arg:ty) => {
+        $crate::pg::datum::fmgr_entry_point!(@finfo $finfo);
+
+        /// # Safety
+        /// Called by PostgreSQL's fmgr only, as a version-1 STRICT function of one argument.
+        #[::pgrx::pg_guard]
+        #[no_mangle]
+        #[doc(hidden)]
+        pub unsafe extern "C-unwind" fn $symbol(
+            fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
+        ) -> ::pgrx::pg_sys::Datum {
+            // SAFETY: fmgr passes one argument, and not a NULL one (the function is STRICT).
+            let arg = unsafe {
+                let datum = (*fcinfo).args.as_ptr().read().value;
+                <$arg as ::pgrx::FromDatum>::from_polymorphic_datum(
+                    datum,
+                    false,
+                    ::pgrx::pg_sys::InvalidOid,
+                )
+            };
+            let arg = arg.expect("a STRICT function's argument is not NULL");
+            ::pgrx::IntoDatum::into_datum($f(arg)).expect("the result is never NULL")
+        }
+    };
+    (@finfo $finfo:ident) => {
+        #[no_mangle]
+        #[doc(hidden)]
+        pub extern "C-unwind" fn $finfo() -> *const ::pgrx::pg_sys::Pg_finfo_record {
+            const V1: ::pgrx::pg_sys::Pg_finfo_record =
+                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+            &V1
         }
     };
 }
-pub(crate) use generator_entry_point;
+pub(crate) use fmgr_entry_point;
 
 /// `palloc_extended` without pgrx's guard. pgrx wraps every PostgreSQL function in a `sigsetjmp`
 /// so that an `ERROR` (a `longjmp`) cannot cross Rust frames; that guard costs about 20 ns, a
@@ -132,20 +158,15 @@ impl PallocCString {
     }
 }
 
-unsafe impl BoxRet for PallocCString {
+impl IntoDatum for PallocCString {
     #[inline]
-    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
-        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0)) }
+    fn into_datum(self) -> Option<pg_sys::Datum> {
+        Some(pg_sys::Datum::from(self.0))
     }
-}
 
-unsafe impl SqlTranslatable for PallocCString {
-    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(PallocCString);
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> =
-        Err(ArgumentError::NotValidAsArgument("PallocCString"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> =
-        Ok(ReturnsRef::One(SqlMappingRef::literal("cstring")));
+    fn type_oid() -> pg_sys::Oid {
+        pg_sys::CSTRINGOID
+    }
 }
 
 /// The bytes left to read in a receive function's buffer, which it must consume.

@@ -15,7 +15,7 @@ use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
-use crate::pg::datum::{generator_entry_point, palloc, sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{fmgr_entry_point, palloc, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -59,7 +59,7 @@ sql_type!(Ulid, "ulid");
 // Text and binary I/O.
 
 /// Text input: 26 Crockford base32 characters, any case.
-#[pg_extern(sql = false)]
+#[inline]
 fn ulid_in(input: &CStr) -> Ulid {
     Ulid::parse(input.to_bytes()).unwrap_or_else(|problem| {
         raise(
@@ -71,12 +71,14 @@ fn ulid_in(input: &CStr) -> Ulid {
         )
     })
 }
+fmgr_entry_point!(pg_finfo_ulid_in_wrapper, ulid_in_wrapper, ulid_in, &CStr);
 
 /// Text output: 26 upper-case characters.
-#[pg_extern(sql = false)]
+#[inline]
 fn ulid_out(value: Ulid) -> PallocCString {
     PallocCString::new(&value.encode())
 }
+fmgr_entry_point!(pg_finfo_ulid_out_wrapper, ulid_out_wrapper, ulid_out, Ulid);
 
 /// Binary input: exactly the 16 bytes, as `uuid_recv` reads them, but any other length is
 /// `22P03` (`uuid_recv` would report a short message as a protocol violation). The same rule
@@ -165,7 +167,7 @@ fn gen_ulid() -> Ulid {
     let now = clock_ms();
     with_state(|state| Ulid::from_parts(now, random_u80(&mut state.rng)))
 }
-generator_entry_point!(pg_finfo_gen_ulid_wrapper, gen_ulid_wrapper, gen_ulid);
+fmgr_entry_point!(pg_finfo_gen_ulid_wrapper, gen_ulid_wrapper, gen_ulid);
 
 /// `gen_ulid(timestamptz)`: that millisecond and 80 fresh random bits.
 #[pg_extern(sql = false)]
@@ -191,7 +193,7 @@ fn gen_monotonic_ulid() -> Ulid {
         )
     })
 }
-generator_entry_point!(
+fmgr_entry_point!(
     pg_finfo_gen_monotonic_ulid_wrapper,
     gen_monotonic_ulid_wrapper,
     gen_monotonic_ulid

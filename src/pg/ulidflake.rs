@@ -22,7 +22,7 @@ use crate::codec::ulidflake::Ulidflake;
 use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
 use crate::pg::backend::with_state;
-use crate::pg::datum::{generator_entry_point, sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{fmgr_entry_point, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ pub fn init() {
 // Text and binary I/O.
 
 /// Text input: 13 Crockford base32 characters, any case.
-#[pg_extern(sql = false)]
+#[inline]
 fn ulidflake_in(input: &CStr) -> Ulidflake {
     Ulidflake::parse(input.to_bytes()).unwrap_or_else(|problem| {
         raise(
@@ -104,12 +104,24 @@ fn ulidflake_in(input: &CStr) -> Ulidflake {
         )
     })
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_in_wrapper,
+    ulidflake_in_wrapper,
+    ulidflake_in,
+    &CStr
+);
 
 /// Text output: 13 upper-case characters.
-#[pg_extern(sql = false)]
+#[inline]
 fn ulidflake_out(value: Ulidflake) -> PallocCString {
     PallocCString::new(&value.encode())
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_out_wrapper,
+    ulidflake_out_wrapper,
+    ulidflake_out,
+    Ulidflake
+);
 
 /// Binary input: the 8 bytes of a `bigint`, most significant first; any other length, or the
 /// sign bit set, is `22P03`.
@@ -272,7 +284,7 @@ fn gen_ulidflake() -> Ulidflake {
         Err(_) => generate(Layout::Standalone),
     }
 }
-generator_entry_point!(
+fmgr_entry_point!(
     pg_finfo_gen_ulidflake_wrapper,
     gen_ulidflake_wrapper,
     gen_ulidflake
