@@ -65,7 +65,32 @@ pub(crate) use sql_type;
 /// The result is never NULL, and fmgr has set `isnull` to false before the call.
 macro_rules! fmgr_entry_point {
     ($finfo:ident, $symbol:ident, $f:path) => {
-        $crate::pg::datum::fmgr_entry_point!(@finfo $finfo);
+        $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol, |_| $f());
+    };
+    ($finfo:ident, $symbol:ident, $f:path, $arg:ty) => {
+        $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol,
+            |fcinfo: ::pgrx::pg_sys::FunctionCallInfo| {
+                // SAFETY: fmgr passes one argument, and not a NULL one (the function is STRICT).
+                let arg = unsafe {
+                    let datum = (*fcinfo).args.as_ptr().read().value;
+                    <$arg as ::pgrx::FromDatum>::from_polymorphic_datum(
+                        datum,
+                        false,
+                        ::pgrx::pg_sys::InvalidOid,
+                    )
+                };
+                $f(arg.expect("a STRICT function's argument is not NULL"))
+            });
+    };
+    // The entry point: `$call` maps the call's `FunctionCallInfo` to the result.
+    (@entry $finfo:ident, $symbol:ident, $call:expr) => {
+        #[no_mangle]
+        #[doc(hidden)]
+        pub extern "C-unwind" fn $finfo() -> *const ::pgrx::pg_sys::Pg_finfo_record {
+            const V1: ::pgrx::pg_sys::Pg_finfo_record =
+                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+            &V1
+        }
 
         /// # Safety
         /// Called by PostgreSQL's fmgr only, as a version-1 function.
@@ -73,42 +98,10 @@ macro_rules! fmgr_entry_point {
         #[no_mangle]
         #[doc(hidden)]
         pub unsafe extern "C-unwind" fn $symbol(
-            _fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
-        ) -> ::pgrx::pg_sys::Datum {
-            ::pgrx::IntoDatum::into_datum($f()).expect("the result is never NULL")
-        }
-    };
-    ($finfo:ident, $symbol:ident, $f:path, $arg:ty) => {
-        $crate::pg::datum::fmgr_entry_point!(@finfo $finfo);
-
-        /// # Safety
-        /// Called by PostgreSQL's fmgr only, as a version-1 STRICT function of one argument.
-        #[::pgrx::pg_guard]
-        #[no_mangle]
-        #[doc(hidden)]
-        pub unsafe extern "C-unwind" fn $symbol(
             fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
         ) -> ::pgrx::pg_sys::Datum {
-            // SAFETY: fmgr passes one argument, and not a NULL one (the function is STRICT).
-            let arg = unsafe {
-                let datum = (*fcinfo).args.as_ptr().read().value;
-                <$arg as ::pgrx::FromDatum>::from_polymorphic_datum(
-                    datum,
-                    false,
-                    ::pgrx::pg_sys::InvalidOid,
-                )
-            };
-            let arg = arg.expect("a STRICT function's argument is not NULL");
-            ::pgrx::IntoDatum::into_datum($f(arg)).expect("the result is never NULL")
-        }
-    };
-    (@finfo $finfo:ident) => {
-        #[no_mangle]
-        #[doc(hidden)]
-        pub extern "C-unwind" fn $finfo() -> *const ::pgrx::pg_sys::Pg_finfo_record {
-            const V1: ::pgrx::pg_sys::Pg_finfo_record =
-                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
-            &V1
+            let call = $call;
+            ::pgrx::IntoDatum::into_datum(call(fcinfo)).expect("the result is never NULL")
         }
     };
 }
