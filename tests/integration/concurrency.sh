@@ -40,7 +40,7 @@ rm -f "$script" "$script.out"
 
 expected=$((clients * transactions))
 report=$(sql -At -F ' ' <<SQL
-SELECT t, rows, $expected - rows, sessions, coalesce(bad_order, 0)
+SELECT t, $expected - rows, sessions, coalesce(bad_order::text, '-')
 FROM (
     SELECT 'gen_ulid()' AS t, count(*) AS rows, count(DISTINCT client) AS sessions,
            NULL::bigint AS bad_order FROM keys_ulid
@@ -57,10 +57,12 @@ SQL
 )
 status=0
 echo "concurrency: $clients sessions x $transactions transactions, 3 inserts each, in ${elapsed} s"
-while read -r generator rows violations sessions bad_order; do
-    printf '  %-22s %7s ids generated, %s unique violations, %s sessions, %s out-of-order in a session\n' \
-        "$generator" "$expected" "$violations" "$sessions" "$bad_order"
-    if [ "$rows" -ne "$expected" ] || [ "$violations" -ne 0 ] || [ "$sessions" -ne "$clients" ] || [ "$bad_order" -ne 0 ]; then
+while read -r generator violations sessions bad_order; do
+    # gen_ulid() promises no order within a millisecond, so its order is not checked ("-").
+    order=$([ "$bad_order" = - ] && echo "order not checked" || echo "$bad_order out-of-order in a session")
+    printf '  %-22s %7s ids generated, %s unique violations, %s sessions, %s\n' \
+        "$generator" "$expected" "$violations" "$sessions" "$order"
+    if [ "$violations" -ne 0 ] || [ "$sessions" -ne "$clients" ] || { [ "$bad_order" != - ] && [ "$bad_order" -ne 0 ]; }; then
         status=1
     fi
 done <<<"$report"
