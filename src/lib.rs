@@ -41,8 +41,7 @@ mod pg;
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     pg::ulidflake::init();
-    // SAFETY: called once while loading; reserves the "ulid." prefix for our settings.
-    unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"ulid".as_ptr()) };
+    pg::compat::reserve_guc_prefix(c"ulid");
 }
 
 /// Required by `cargo pgrx test`.

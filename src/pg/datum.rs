@@ -53,9 +53,13 @@ macro_rules! sql_type {
 pub(crate) use sql_type;
 
 /// The fmgr entry point `$symbol` (with its `$finfo` record) of a SQL function that calls
-/// `$f`, written out instead of by `#[pg_extern]`: for a function of no arguments, or for a
-/// STRICT function of one argument of Rust type `$arg` (fmgr never passes a STRICT function a
-/// NULL).
+/// `$f`, written out instead of by `#[pg_extern]`, in one of three forms:
+/// - `fmgr_entry_point!(finfo, symbol, f)`: a function of no arguments;
+/// - `fmgr_entry_point!(finfo, symbol, f, Arg)`: a STRICT function of one argument of Rust type
+///   `Arg` (fmgr never passes a STRICT function a NULL);
+/// - `fmgr_entry_point!(finfo, symbol, input f)`: a type's input function,
+///   `f(&CStr, &InputErrors) -> Option<T>`, which reports bad input through `InputErrors`
+///   (softly, where the caller asked for that) and then returns `None`.
 ///
 /// For the functions that run once per row (the generators and the text I/O functions):
 /// pgrx's wrapper switches to the memory context that is already current, builds an argument
@@ -65,7 +69,30 @@ pub(crate) use sql_type;
 /// The result is never NULL, and fmgr has set `isnull` to false before the call.
 macro_rules! fmgr_entry_point {
     ($finfo:ident, $symbol:ident, $f:path) => {
-        $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol, |_| $f());
+        $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol, |_| {
+            ::pgrx::IntoDatum::into_datum($f()).expect("the result is never NULL")
+        });
+    };
+    ($finfo:ident, $symbol:ident, input $f:path) => {
+        $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol,
+            |fcinfo: ::pgrx::pg_sys::FunctionCallInfo| {
+                // SAFETY: fmgr passes the text as a non-NULL cstring (input functions are STRICT),
+                // and `fcinfo` is this call's.
+                let (text, errors) = unsafe {
+                    let datum = (*fcinfo).args.as_ptr().read().value;
+                    (
+                        ::core::ffi::CStr::from_ptr(datum.cast_mut_ptr::<::core::ffi::c_char>()),
+                        $crate::pg::compat::InputErrors::of_call(fcinfo),
+                    )
+                };
+                match $f(text, &errors) {
+                    Some(value) => {
+                        ::pgrx::IntoDatum::into_datum(value).expect("the result is never NULL")
+                    }
+                    // A soft error was recorded: the caller ignores the result.
+                    None => ::pgrx::pg_sys::Datum::from(0),
+                }
+            });
     };
     ($finfo:ident, $symbol:ident, $f:path, $arg:ty) => {
         $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol,
@@ -79,10 +106,11 @@ macro_rules! fmgr_entry_point {
                         ::pgrx::pg_sys::InvalidOid,
                     )
                 };
-                $f(arg.expect("a STRICT function's argument is not NULL"))
+                let result = $f(arg.expect("a STRICT function's argument is not NULL"));
+                ::pgrx::IntoDatum::into_datum(result).expect("the result is never NULL")
             });
     };
-    // The entry point: `$call` maps the call's `FunctionCallInfo` to the result.
+    // The entry point: `$call` maps the call's `FunctionCallInfo` to the result's Datum.
     (@entry $finfo:ident, $symbol:ident, $call:expr) => {
         #[no_mangle]
         #[doc(hidden)]
@@ -101,7 +129,7 @@ macro_rules! fmgr_entry_point {
             fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
         ) -> ::pgrx::pg_sys::Datum {
             let call = $call;
-            ::pgrx::IntoDatum::into_datum(call(fcinfo)).expect("the result is never NULL")
+            call(fcinfo)
         }
     };
 }

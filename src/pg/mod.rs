@@ -1,6 +1,7 @@
 //! The pgrx glue: one module per SQL type, plus what they share.
 
 pub mod backend;
+pub mod compat;
 pub mod datum;
 pub mod error;
 #[cfg(any(test, feature = "pg_test"))]

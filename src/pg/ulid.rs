@@ -15,6 +15,7 @@ use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
+use crate::pg::compat::InputErrors;
 use crate::pg::datum::{fmgr_entry_point, palloc, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
@@ -58,20 +59,25 @@ sql_type!(Ulid, "ulid");
 // ---------------------------------------------------------------------------------------------
 // Text and binary I/O.
 
-/// Text input: 26 Crockford base32 characters, any case.
+/// Text input: 26 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
+/// where the caller asks for that (`pg_input_is_valid`, `COPY ... ON_ERROR ignore`).
 #[inline]
-fn ulid_in(input: &CStr) -> Ulid {
-    Ulid::parse(input.to_bytes()).unwrap_or_else(|problem| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!(
-                "invalid input syntax for type ulid: \"{}\": {problem}",
-                input.to_string_lossy()
-            ),
-        )
-    })
+fn ulid_in(input: &CStr, errors: &InputErrors) -> Option<Ulid> {
+    match Ulid::parse(input.to_bytes()) {
+        Ok(value) => Some(value),
+        Err(problem) => {
+            errors.report(
+                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+                format!(
+                    "invalid input syntax for type ulid: \"{}\": {problem}",
+                    input.to_string_lossy()
+                ),
+            );
+            None
+        }
+    }
 }
-fmgr_entry_point!(pg_finfo_ulid_in_wrapper, ulid_in_wrapper, ulid_in, &CStr);
+fmgr_entry_point!(pg_finfo_ulid_in_wrapper, ulid_in_wrapper, input ulid_in);
 
 /// Text output: 26 upper-case characters.
 #[inline]

@@ -22,6 +22,7 @@ use crate::codec::ulidflake::Ulidflake;
 use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
 use crate::pg::backend::with_state;
+use crate::pg::compat::InputErrors;
 use crate::pg::datum::{fmgr_entry_point, sql_type, unread_bytes, PallocCString};
 use crate::pg::error::{raise, raise_with_hint};
 
@@ -91,24 +92,28 @@ pub fn init() {
 // ---------------------------------------------------------------------------------------------
 // Text and binary I/O.
 
-/// Text input: 13 Crockford base32 characters, any case.
+/// Text input: 13 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
+/// where the caller asks for that, as for `ulid`.
 #[inline]
-fn ulidflake_in(input: &CStr) -> Ulidflake {
-    Ulidflake::parse(input.to_bytes()).unwrap_or_else(|problem| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!(
-                "invalid input syntax for type ulidflake: \"{}\": {problem}",
-                input.to_string_lossy()
-            ),
-        )
-    })
+fn ulidflake_in(input: &CStr, errors: &InputErrors) -> Option<Ulidflake> {
+    match Ulidflake::parse(input.to_bytes()) {
+        Ok(value) => Some(value),
+        Err(problem) => {
+            errors.report(
+                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+                format!(
+                    "invalid input syntax for type ulidflake: \"{}\": {problem}",
+                    input.to_string_lossy()
+                ),
+            );
+            None
+        }
+    }
 }
 fmgr_entry_point!(
     pg_finfo_ulidflake_in_wrapper,
     ulidflake_in_wrapper,
-    ulidflake_in,
-    &CStr
+    input ulidflake_in
 );
 
 /// Text output: 13 upper-case characters.
