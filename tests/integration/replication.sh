@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Logical replication of ulid- and ulidflake-keyed tables between two local clusters, once with
-# the text protocol and once with binary = true: the initial copy (in text either way on
-# PostgreSQL 15), then inserts, updates (also of the key) and deletes by key, which binary = true
-# sends in binary, must arrive intact.
+# the text protocol and once with binary = true: the initial copy (with binary = true in binary
+# from PostgreSQL 16 on, in text before), then inserts, updates (also of the key) and deletes by
+# key, which binary = true sends in binary, must arrive intact.
 # Starts its own publisher (wal_level = logical) and subscriber clusters.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"

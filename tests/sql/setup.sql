@@ -27,6 +27,28 @@ BEGIN
 END
 $$;
 
+-- A query's plan as its nodes, one line each, indented by depth: the node type, the scan
+-- direction and the index and table it reads. Costs, conditions and subplan names are left
+-- out: their text differs between PostgreSQL majors, the plan's shape does not.
+CREATE FUNCTION plan_nodes(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || query INTO plan;
+    RETURN QUERY
+    WITH RECURSIVE node(depth, n, path) AS (
+        SELECT 0, plan -> 0 -> 'Plan', ARRAY[0]
+        UNION ALL
+        SELECT depth + 1, child.value, path || child.ordinality::int
+        FROM node, jsonb_array_elements(n -> 'Plans') WITH ORDINALITY AS child
+    )
+    SELECT repeat('  ', depth) || concat_ws(' ', n ->> 'Node Type',
+           CASE WHEN n ->> 'Node Type' LIKE '%Index%Scan%' THEN n ->> 'Scan Direction' END,
+           'using ' || (n ->> 'Index Name'), 'on ' || (n ->> 'Relation Name'))
+    FROM node ORDER BY path;
+END
+$$;
+
 -- A connection string for a new session on this server (dblink tests open fresh backends).
 CREATE FUNCTION this_server() RETURNS text LANGUAGE sql STABLE AS $$
     SELECT format('host=%s port=%s dbname=%s user=%s',

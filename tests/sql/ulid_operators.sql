@@ -41,7 +41,7 @@ WHERE a.aggfnoid::regprocedure::text IN ('min(ulid)', 'max(ulid)')
 ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 CREATE INDEX ord_id ON ord (id);
 ANALYZE ord;
-EXPLAIN (COSTS OFF) SELECT max(id) FROM ord;
+SELECT plan_nodes('SELECT max(id) FROM ord');
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;

@@ -27,7 +27,6 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
-EXPLAIN (COSTS OFF) SELECT count(DISTINCT id) FROM (SELECT gen_ulid() AS id FROM par) s;
 SELECT workers_launched('SELECT count(DISTINCT id) FROM (SELECT gen_ulid() AS id FROM par) s');
 SELECT count(*) AS generated, count(DISTINCT right(id::text, 16)) AS distinct_random_parts
 FROM (SELECT gen_ulid() AS id FROM par) s;

@@ -2,14 +2,7 @@
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
--- The node setting: -1 (stand-alone ids) unless postgresql.conf says otherwise; only the server
--- configuration can change it.
-SELECT name, setting, min_val, max_val, context, short_desc FROM pg_settings WHERE name = 'ulid.node_id';
-SET ulid.node_id = 3;
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-ALTER SYSTEM SET ulid.node_id = 32;
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SET ulid.no_such_setting = 1;
+-- (The setting ulid.node_id is tested in settings.sql.)
 
 -- The wall clock at the call, to the millisecond, in a valid stand-alone id.
 SELECT date_trunc('milliseconds', before) <= ulidflake_timestamp(id) AND ulidflake_timestamp(id) <= after AS within_the_call,
