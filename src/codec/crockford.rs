@@ -75,6 +75,28 @@ impl fmt::Display for TextError {
     }
 }
 
+/// Two digits for each 10-bit value, most significant first: [`encode`] looks up two digits at a
+/// time (the output functions run once per row).
+static PAIRS: [[u8; 2]; 1024] = {
+    let mut table = [[0u8; 2]; 1024];
+    let mut value = 0;
+    while value < 1024 {
+        table[value] = [ALPHABET[value >> 5], ALPHABET[value & 0x1F]];
+        value += 1;
+    }
+    table
+};
+
+/// A value whose text form is a fixed number of digits (`Ulid`, `Ulidflake`): what a type's
+/// input function parses.
+pub trait TextForm: Sized {
+    /// Parses the text form, or says what is wrong with it.
+    fn parse(text: &[u8]) -> Result<Self, TextError>;
+    /// Parses a NUL-terminated text form read through `byte_at`, which is never asked for a
+    /// byte past the first one that is not a digit; `None` where `parse` gives an error.
+    fn parse_terminated(byte_at: impl Fn(usize) -> u8) -> Option<Self>;
+}
+
 /// The integer a text form is read into and written from: `u128` for `ulid`, `u64` for
 /// `ulidflake` (narrower is faster).
 pub trait Word: Copy {
@@ -83,6 +105,8 @@ pub trait Word: Copy {
     fn push_digit(self, digit: u8) -> Self;
     /// The low 5 bits, then `self >>= 5`.
     fn pop_digit(&mut self) -> u8;
+    /// The low 10 bits (two digits), then `self >>= 10`.
+    fn pop_pair(&mut self) -> usize;
 }
 
 macro_rules! word {
@@ -98,6 +122,12 @@ macro_rules! word {
                 let digit = (*self & 0x1F) as u8;
                 *self >>= 5;
                 digit
+            }
+            #[inline]
+            fn pop_pair(&mut self) -> usize {
+                let pair = (*self & 0x3FF) as usize;
+                *self >>= 10;
+                pair
             }
         }
     };
@@ -138,6 +168,26 @@ pub fn decode<W: Word, const N: usize>(
     Err(explain_rejection(text, N))
 }
 
+/// [`decode`] for a NUL-terminated text (a C string, as input functions get), read one byte at a
+/// time through `byte_at` and never past its first non-digit, so never past the NUL: no `strlen`
+/// first. `None` for any text [`decode`] would reject; [`decode`] then says why.
+#[inline]
+pub fn decode_terminated<W: Word, const N: usize>(
+    byte_at: impl Fn(usize) -> u8,
+    bits: u32,
+) -> Option<W> {
+    let mut value = W::ZERO;
+    for index in 0..N {
+        let digit = DECODE[byte_at(index) as usize];
+        if digit == NOT_A_DIGIT {
+            return None;
+        }
+        value = value.push_digit(digit);
+    }
+    let top_bits = bits - 5 * (N as u32 - 1);
+    (byte_at(N) == 0 && DECODE[byte_at(0) as usize] >> top_bits == 0).then_some(value)
+}
+
 /// The slow path: says what is wrong with a text that is not `expected` digits.
 #[cold]
 fn explain_rejection(text: &[u8], expected: usize) -> TextError {
@@ -172,8 +222,13 @@ fn character_count(bytes: &[u8]) -> usize {
 pub fn encode<W: Word, const N: usize>(value: W) -> [u8; N] {
     let mut out = [0u8; N];
     let mut rest = value;
-    for slot in out.iter_mut().rev() {
-        *slot = ALPHABET[rest.pop_digit() as usize];
+    let mut end = N;
+    while end >= 2 {
+        out[end - 2..end].copy_from_slice(&PAIRS[rest.pop_pair()]);
+        end -= 2;
+    }
+    if end == 1 {
+        out[0] = ALPHABET[rest.pop_digit() as usize];
     }
     out
 }

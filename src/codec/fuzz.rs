@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
 use super::binary::BinaryError;
-use super::crockford::{Found, TextError};
+use super::crockford::{Found, TextError, TextForm};
 use super::time;
 use super::ulid::Ulid;
 use super::ulidflake::Ulidflake;
@@ -107,6 +107,27 @@ fn check_both(text: &[u8]) -> Result<(), TestCaseError> {
     if let Ok(flake) = flake {
         prop_assert_eq!(&flake.encode()[..], &text.to_ascii_uppercase()[..]);
     }
+    check_terminated(text)
+}
+
+/// The C-string parsers agree with `parse` on the text up to its first NUL, and never read past
+/// that NUL.
+fn check_terminated(text: &[u8]) -> Result<(), TestCaseError> {
+    let c_string = &text[..text.iter().position(|&b| b == 0).unwrap_or(text.len())];
+    let mut buffer = c_string.to_vec();
+    buffer.push(0);
+    let furthest = std::cell::Cell::new(0);
+    let byte_at = |i: usize| {
+        furthest.set(furthest.get().max(i));
+        buffer[i]
+    };
+    prop_assert_eq!(Ulid::parse_terminated(byte_at), Ulid::parse(c_string).ok());
+    prop_assert!(furthest.get() <= c_string.len());
+    prop_assert_eq!(
+        Ulidflake::parse_terminated(byte_at),
+        Ulidflake::parse(c_string).ok()
+    );
+    prop_assert!(furthest.get() <= c_string.len());
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //! bytes as a `uuid`), the 26-character text form, and the parts.
 
 use super::binary::BinaryError;
-use super::crockford::{self, TextError};
+use super::crockford::{self, TextError, TextForm};
 
 /// A ULID. Ordering of this type = ordering of the value = byte order = text order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,9 +91,17 @@ impl Ulid {
     }
 
     /// The canonical text form: 26 upper-case characters.
+    ///
+    /// Written as three 64-bit pieces of 10, 8 and 8 digits (50, 40 and 40 bits): a shift of a
+    /// `u128` costs several instructions, and `ulid_out` runs once per row.
     #[inline]
     pub fn encode(self) -> [u8; Self::TEXT_LEN] {
-        crockford::encode::<u128, { Self::TEXT_LEN }>(self.0)
+        const LOW_40: u64 = (1 << 40) - 1;
+        let mut out = [0u8; Self::TEXT_LEN];
+        out[..10].copy_from_slice(&crockford::encode::<u64, 10>((self.0 >> 80) as u64));
+        out[10..18].copy_from_slice(&crockford::encode::<u64, 8>((self.0 >> 40) as u64 & LOW_40));
+        out[18..].copy_from_slice(&crockford::encode::<u64, 8>(self.0 as u64 & LOW_40));
+        out
     }
 
     /// The next ULID in the same millisecond (randomness + 1), or `None` if the randomness is
@@ -105,6 +113,18 @@ impl Ulid {
         } else {
             Some(Ulid(self.0 + 1))
         }
+    }
+}
+
+impl TextForm for Ulid {
+    #[inline]
+    fn parse(text: &[u8]) -> Result<Self, TextError> {
+        Ulid::parse(text)
+    }
+
+    #[inline]
+    fn parse_terminated(byte_at: impl Fn(usize) -> u8) -> Option<Self> {
+        crockford::decode_terminated::<u128, { Self::TEXT_LEN }>(byte_at, 128).map(Ulid)
     }
 }
 

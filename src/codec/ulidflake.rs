@@ -6,7 +6,7 @@
 //! 13-character text form, and the parts.
 
 use super::binary::BinaryError;
-use super::crockford::{self, TextError};
+use super::crockford::{self, TextError, TextForm};
 
 /// A Ulid-Flake. Ordering of this type = integer order = text order = time order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -145,6 +145,18 @@ impl Ulidflake {
     #[inline]
     pub fn encode(self) -> [u8; Self::TEXT_LEN] {
         crockford::encode::<u64, { Self::TEXT_LEN }>(self.0)
+    }
+}
+
+impl TextForm for Ulidflake {
+    #[inline]
+    fn parse(text: &[u8]) -> Result<Self, TextError> {
+        Ulidflake::parse(text)
+    }
+
+    #[inline]
+    fn parse_terminated(byte_at: impl Fn(usize) -> u8) -> Option<Self> {
+        crockford::decode_terminated::<u64, { Self::TEXT_LEN }>(byte_at, 63).map(Ulidflake)
     }
 }
 

@@ -5,7 +5,10 @@
 //! every type, and [`fmgr_entry_point!`] writes the entry points of the functions that run once
 //! per row.
 
-use pgrx::{pg_sys, IntoDatum};
+use pgrx::{pg_sys, IntoDatum, PgSqlErrorCode};
+
+use crate::codec::crockford::TextForm;
+use crate::pg::compat::InputErrors;
 
 /// Lets a Rust type with `FromDatum` and `IntoDatum` be an argument and a result of
 /// `#[pg_extern]` functions, as the SQL type `$sql`.
@@ -58,15 +61,16 @@ pub(crate) use sql_type;
 /// - `fmgr_entry_point!(finfo, symbol, f, Arg)`: a STRICT function of one argument of Rust type
 ///   `Arg` (fmgr never passes a STRICT function a NULL);
 /// - `fmgr_entry_point!(finfo, symbol, input f)`: a type's input function,
-///   `f(&CStr, &InputErrors) -> Option<T>`, which reports bad input through `InputErrors`
+///   `f(InputText, &InputErrors) -> Option<T>`, which reports bad input through `InputErrors`
 ///   (softly, where the caller asked for that) and then returns `None`.
 ///
 /// For the functions that run once per row (the generators and the text I/O functions):
 /// pgrx's wrapper switches to the memory context that is already current, builds an argument
 /// iterator and a return frame, and that costs about 10 ns a call (measured side by side:
-/// `gen_ulid()` 4% faster per row, about a fifth of what it adds to the floor). `#[pg_guard]`
-/// is kept, so a Rust panic or an `ERROR` raised from Rust still ends as a PostgreSQL `ERROR`.
-/// The result is never NULL, and fmgr has set `isnull` to false before the call.
+/// `gen_ulid()` 4% faster per row, about a fifth of what it adds to the floor). The guard is
+/// [`guarded`], which has `#[pg_guard]`'s effect at no cost on the path that does not fail: a
+/// Rust panic or an `ERROR` raised from Rust still ends as a PostgreSQL `ERROR`. The result is
+/// never NULL, and fmgr has set `isnull` to false before the call.
 macro_rules! fmgr_entry_point {
     ($finfo:ident, $symbol:ident, $f:path) => {
         $crate::pg::datum::fmgr_entry_point!(@entry $finfo, $symbol, |_| {
@@ -81,7 +85,7 @@ macro_rules! fmgr_entry_point {
                 let (text, errors) = unsafe {
                     let datum = (*fcinfo).args.as_ptr().read().value;
                     (
-                        ::core::ffi::CStr::from_ptr(datum.cast_mut_ptr::<::core::ffi::c_char>()),
+                        $crate::pg::datum::InputText::new(datum.cast_mut_ptr::<u8>()),
                         $crate::pg::compat::InputErrors::of_call(fcinfo),
                     )
                 };
@@ -122,18 +126,35 @@ macro_rules! fmgr_entry_point {
 
         /// # Safety
         /// Called by PostgreSQL's fmgr only, as a version-1 function.
-        #[::pgrx::pg_guard]
         #[no_mangle]
         #[doc(hidden)]
         pub unsafe extern "C-unwind" fn $symbol(
             fcinfo: ::pgrx::pg_sys::FunctionCallInfo,
         ) -> ::pgrx::pg_sys::Datum {
             let call = $call;
-            call(fcinfo)
+            $crate::pg::datum::guarded(|| call(fcinfo))
         }
     };
 }
 pub(crate) use fmgr_entry_point;
+
+/// Runs the body of an fmgr entry point so that no panic unwinds into PostgreSQL: what
+/// `#[pg_guard]` does, without its cost on the path that does not fail. `#[pg_guard]` runs the
+/// body inside pgrx's `run_guarded`, a function that is never inlined and returns the result
+/// through memory (measured: a third of `ulidflake_in`'s own time). Here the body runs inline
+/// under `catch_unwind`, which costs nothing unless something panics; a panic (a Rust bug, an
+/// `ERROR` raised from Rust, or one PostgreSQL raised inside a pgrx call) is handed on to pgrx's
+/// guard, which reports it as the `ERROR` it stands for, exactly as `#[pg_guard]` would.
+#[inline(always)]
+pub fn guarded(body: impl FnOnce() -> pg_sys::Datum) -> pg_sys::Datum {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(datum) => datum,
+        // SAFETY: called from an fmgr entry point, like the guard of #[pg_guard].
+        Err(panic) => unsafe {
+            pg_sys::submodules::panic::pgrx_extern_c_guard(move || std::panic::resume_unwind(panic))
+        },
+    }
+}
 
 /// `palloc_extended` without pgrx's guard. pgrx wraps every PostgreSQL function in a `sigsetjmp`
 /// so that an `ERROR` (a `longjmp`) cannot cross Rust frames; that guard costs about 20 ns, a
@@ -159,6 +180,66 @@ pub fn palloc(size: usize) -> *mut u8 {
         );
     }
     ptr.cast()
+}
+
+/// The text argument of a type's input function, a NUL-terminated string, read no further than
+/// needed: a `strlen` of every input (5% of a `ulidflake` parse, measured) is not.
+#[derive(Clone, Copy)]
+pub struct InputText<'call>(*const u8, core::marker::PhantomData<&'call u8>);
+
+impl<'call> InputText<'call> {
+    /// # Safety
+    /// `text` points to a NUL-terminated string that lives as long as `'call`.
+    #[inline]
+    pub unsafe fn new(text: *const u8) -> Self {
+        InputText(text, core::marker::PhantomData)
+    }
+
+    /// The byte at `index`.
+    ///
+    /// # Safety
+    /// No byte after the terminating NUL: `index` is at most the index of the NUL.
+    #[inline]
+    pub unsafe fn byte(self, index: usize) -> u8 {
+        // SAFETY: see the contract.
+        unsafe { *self.0.add(index) }
+    }
+
+    /// The whole text.
+    #[inline]
+    pub fn all(self) -> &'call core::ffi::CStr {
+        // SAFETY: a NUL-terminated string (see `new`).
+        unsafe { core::ffi::CStr::from_ptr(self.0.cast()) }
+    }
+}
+
+/// The body of a type's input function: parses `input` as a `T` (reading it once, up to its
+/// NUL), or reports why it is not one as `22P02`, through `errors` (softly, where the caller
+/// asked for that), and returns `None`.
+#[inline]
+pub fn parse_input<T: TextForm>(
+    input: InputText,
+    errors: &InputErrors,
+    type_name: &str,
+) -> Option<T> {
+    // SAFETY: parse_terminated reads no byte past the first non-digit, so none past the NUL.
+    if let Some(value) = T::parse_terminated(|i| unsafe { input.byte(i) }) {
+        return Some(value);
+    }
+    match T::parse(input.all().to_bytes()) {
+        // Not reached: the two parsers agree (the fuzz tests check it).
+        Ok(value) => Some(value),
+        Err(problem) => {
+            errors.report(
+                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+                format!(
+                    "invalid input syntax for type {type_name}: \"{}\": {problem}",
+                    input.all().to_string_lossy()
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// A `cstring` already in palloc'd memory, returned as is (pgrx would copy a `&CStr`): the

@@ -4,8 +4,6 @@
 //! Comparison, hashing, sort support, BRIN support and `send` need no Rust at all: the type has
 //! the same 16 bytes as `uuid`, so the SQL files bind them to PostgreSQL's own `uuid` functions.
 
-use core::ffi::CStr;
-
 use pgrx::datum::{Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, FromDatum, IntoDatum, PgSqlErrorCode};
@@ -16,7 +14,9 @@ use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
 use crate::pg::backend::with_state;
 use crate::pg::compat::InputErrors;
-use crate::pg::datum::{fmgr_entry_point, palloc, sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{
+    fmgr_entry_point, palloc, parse_input, sql_type, unread_bytes, InputText, PallocCString,
+};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -62,20 +62,8 @@ sql_type!(Ulid, "ulid");
 /// Text input: 26 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
 /// where the caller asks for that (`pg_input_is_valid`, `COPY ... ON_ERROR ignore`).
 #[inline]
-fn ulid_in(input: &CStr, errors: &InputErrors) -> Option<Ulid> {
-    match Ulid::parse(input.to_bytes()) {
-        Ok(value) => Some(value),
-        Err(problem) => {
-            errors.report(
-                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-                format!(
-                    "invalid input syntax for type ulid: \"{}\": {problem}",
-                    input.to_string_lossy()
-                ),
-            );
-            None
-        }
-    }
+fn ulid_in(input: InputText, errors: &InputErrors) -> Option<Ulid> {
+    parse_input(input, errors, "ulid")
 }
 fmgr_entry_point!(pg_finfo_ulid_in_wrapper, ulid_in_wrapper, input ulid_in);
 

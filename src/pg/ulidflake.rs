@@ -5,7 +5,6 @@
 //! PostgreSQL's own `bigint` functions. Generation is server-wide: the last value handed out
 //! lives in shared memory, which needs `shared_preload_libraries = 'ulid'`.
 
-use core::ffi::CStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -23,7 +22,9 @@ use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
 use crate::pg::backend::with_state;
 use crate::pg::compat::InputErrors;
-use crate::pg::datum::{fmgr_entry_point, sql_type, unread_bytes, PallocCString};
+use crate::pg::datum::{
+    fmgr_entry_point, parse_input, sql_type, unread_bytes, InputText, PallocCString,
+};
 use crate::pg::error::{raise, raise_with_hint};
 
 // ---------------------------------------------------------------------------------------------
@@ -95,20 +96,8 @@ pub fn init() {
 /// Text input: 13 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
 /// where the caller asks for that, as for `ulid`.
 #[inline]
-fn ulidflake_in(input: &CStr, errors: &InputErrors) -> Option<Ulidflake> {
-    match Ulidflake::parse(input.to_bytes()) {
-        Ok(value) => Some(value),
-        Err(problem) => {
-            errors.report(
-                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-                format!(
-                    "invalid input syntax for type ulidflake: \"{}\": {problem}",
-                    input.to_string_lossy()
-                ),
-            );
-            None
-        }
-    }
+fn ulidflake_in(input: InputText, errors: &InputErrors) -> Option<Ulidflake> {
+    parse_input(input, errors, "ulidflake")
 }
 fmgr_entry_point!(
     pg_finfo_ulidflake_in_wrapper,
