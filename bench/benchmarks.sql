@@ -4,16 +4,20 @@ SET max_parallel_workers_per_gather = 0;
 SET max_parallel_maintenance_workers = 0;
 SET jit = off;
 
--- 1. Generation, per row.
+-- 1. Generation, per row. On PostgreSQL 18 and later, also core uuidv7().
+SELECT current_setting('server_version_num')::int >= 180000 AS has_uuidv7 \gset
 CALL bench_group('generation',
     ARRAY['floor: count(x)', 'gen_ulid()', 'gen_monotonic_ulid()', 'gen_ulidflake()', 'gen_random_uuid()',
-          'clock_timestamp()'],
+          'clock_timestamp()']
+        || CASE WHEN :'has_uuidv7'::boolean THEN ARRAY['uuidv7()'] ELSE '{}' END,
     ARRAY[format('SELECT count(x) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_monotonic_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulidflake()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_random_uuid()) FROM generate_series(1, %s) AS x', :n),
-          format('SELECT count(clock_timestamp()) FROM generate_series(1, %s) AS x', :n)],
+          format('SELECT count(clock_timestamp()) FROM generate_series(1, %s) AS x', :n)]
+        || CASE WHEN :'has_uuidv7'::boolean THEN ARRAY[format('SELECT count(uuidv7()) FROM generate_series(1, %s) AS x', :n)]
+                ELSE '{}' END,
     :reps);
 -- The least time the Ulid-Flake rules allow for n ids, however fast the code: each millisecond
 -- starts at a random 20-bit value (2^19 left on average) and steps by 1..255 (128 on average),
@@ -34,6 +38,11 @@ INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note) VAL
     ('generation', 'generation', 'gen_random_uuid()', 'floor: count(x)', NULL, 'for reference'),
     ('generation', 'generation', 'clock_timestamp()', 'floor: count(x)', NULL,
      'for reference: core''s read of the wall clock, which every generator must make');
+INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note)
+SELECT * FROM (VALUES
+    ('generation', 'generation', 'gen_ulid()', 'uuidv7()', 1.0, 'as fast as core''s time-ordered uuid'),
+    ('generation', 'generation', 'uuidv7()', 'floor: count(x)', NULL, 'for reference')) AS v
+WHERE :'has_uuidv7'::boolean;
 
 -- The data for the other benchmarks: n ids from the last 30 days, in random order; the uuid and
 -- bigint tables hold the same values.

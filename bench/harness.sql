@@ -1,7 +1,12 @@
 -- The benchmark harness: runs groups of queries side by side and records every timing.
 -- Loaded by scripts/bench.sh into a throwaway database.
 
-CREATE TABLE bench_times (bench text, variant text, rep int, ms float8);
+-- Every table records the server it was measured on (the report puts the majors side by side).
+CREATE FUNCTION bench_server() RETURNS text LANGUAGE sql STABLE AS $$
+    SELECT split_part(current_setting('server_version'), ' ', 1)
+$$;
+
+CREATE TABLE bench_times (bench text, variant text, rep int, ms float8, server text NOT NULL DEFAULT bench_server());
 
 -- Runs each query of a group once to warm up, then `reps` rounds; each round runs every
 -- variant once, starting with a different one each round so that no variant always runs first.
@@ -34,15 +39,18 @@ END
 $$;
 
 CREATE VIEW bench_medians AS
-SELECT bench, variant, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms, count(*) AS reps
-FROM bench_times GROUP BY bench, variant;
+SELECT server, bench, variant, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms, count(*) AS reps
+FROM bench_times GROUP BY server, bench, variant;
 
 -- What the report compares: ours against a baseline measured in the same group, and the target
 -- for ours / baseline.
 CREATE TABLE bench_comparisons (
-    ord serial, section text, bench text, ours text, baseline text, target float8, note text
+    ord serial, section text, bench text, ours text, baseline text, target float8, note text,
+    server text NOT NULL DEFAULT bench_server()
 );
 
 -- The pgbench insert workload and the storage sizes are recorded here.
-CREATE TABLE bench_inserts (key text, round int, clients int, rows bigint, tps float8, wal_bytes bigint, index_bytes bigint);
-CREATE TABLE bench_storage (section text, key text, rows bigint, table_bytes bigint, index_bytes bigint);
+CREATE TABLE bench_inserts (key text, round int, clients int, rows bigint, tps float8, wal_bytes bigint, index_bytes bigint,
+                            server text NOT NULL DEFAULT bench_server());
+CREATE TABLE bench_storage (section text, key text, rows bigint, table_bytes bigint, index_bytes bigint,
+                            server text NOT NULL DEFAULT bench_server());

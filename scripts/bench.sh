@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # The benchmark suite: ulid and ulidflake measured side by side with core uuid and bigint in one
-# run, on a throwaway PostgreSQL 15 cluster with fixed settings. Builds the extension in release
-# mode, runs every benchmark (a warm-up, then several rounds with the variants interleaved;
-# medians reported), prints a Markdown report and writes it to bench/results.md.
+# run, on throwaway clusters with fixed settings, on PostgreSQL 15 and 18 by default (on 18 also
+# against core uuidv7()). Builds the extension in release mode, runs every benchmark on each
+# major (a warm-up, then several rounds with the variants interleaved; medians reported), prints
+# a Markdown report with the majors side by side and writes it to bench/results.md.
 #
-# Usage: scripts/bench.sh [--quick] [--update-readme]
-#   --quick          fewer rows and rounds (about a minute instead of about 11)
+# Usage: scripts/bench.sh [--pg N]... [--quick] [--update-readme]
+#   --pg N           benchmark on major N (repeatable; default: --pg 15 --pg 18)
+#   --quick          fewer rows and rounds (a minute or two per major instead of about 11)
 #   --update-readme  also put the report into README.md, between the bench markers
 # A benchmark, not a test: it exits 0 whatever the numbers; the report says which targets were met.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
+DEFAULT_MAJORS="15 18"
+parse_majors "$@"
 quick=0
 update_readme=0
-for arg in "$@"; do
+for arg in "${ARGS[@]}"; do
     case $arg in
         --quick) quick=1 ;;
         --update-readme) update_readme=1 ;;
-        *) echo "usage: $0 [--quick] [--update-readme]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--pg N]... [--quick] [--update-readme]" >&2; exit 2 ;;
     esac
 done
 if [ $quick -eq 1 ]; then
@@ -26,9 +30,13 @@ if [ $quick -eq 1 ]; then
 else
     rows=2000000; reps=15; clients=4; transactions=50000; prefill=1000000; insert_rounds=3
 fi
-
-ensure_setup
-install_extension --release
+ensure_packages
+# Each major's measurements, as CSV, gathered into one database for the report.
+results=$(mktemp -d /tmp/ulid-bench.XXXXXX)
+cleanup_path "$results"
+chmod 755 "$results"
+as_root chown postgres: "$results"    # the servers write and read the CSV files
+tables=(bench_times bench_comparisons bench_inserts bench_storage)
 
 settings=(
     "shared_preload_libraries = 'ulid'"
@@ -46,18 +54,9 @@ settings=(
     "wal_level = minimal"
     "max_wal_senders = 0"
 )
-cluster_start BENCH "${settings[@]}"
-export PGHOST=$BENCH_HOST PGPORT=$BENCH_PORT PGUSER=postgres PGDATABASE=bench
-export PGOPTIONS="-c client_min_messages=warning"
-psql -X -q -d postgres -c "CREATE DATABASE bench"
 run_sql() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
-run_sql -c "CREATE EXTENSION ulid"
-run_sql -f bench/harness.sql
+export PGUSER=postgres PGDATABASE=bench PGOPTIONS="-c client_min_messages=warning"
 
-log "benchmarks 1-3 and 5: $rows rows, $reps rounds after a warm-up"
-run_sql -v n="$rows" -v reps="$reps" -f bench/benchmarks.sql
-
-log "benchmark 4: insert workload, pgbench with $clients clients x $transactions transactions after $prefill rows, $insert_rounds rounds"
 # insert_workload ROUND TABLE LABEL COLUMN-DEFINITION [HISTORY-ID]: a fresh table filled with
 # $prefill rows (ids from HISTORY-ID, an expression of n = 1..$prefill, as if made one every
 # 10 ms up to now; else from the column default), a short untimed pgbench warm-up, a CHECKPOINT,
@@ -84,30 +83,86 @@ insert_workload() {
     run_sql -At -c "SELECT count(*) = $prefill + $clients * (500 + $transactions) FROM $table" | grep -qx t \
         || { echo "insert workload $key lost rows" >&2; exit 1; }
 }
-history="now() - ($prefill - n) * interval '10 milliseconds'"
-tables=(ins_ulid ins_monotonic ins_uuid ins_flake ins_bigint)
-labels=("ulid: gen_ulid()" "ulid: gen_monotonic_ulid()" "uuid: gen_random_uuid()" "ulidflake: gen_ulidflake()" "bigint: identity")
-definitions=("id ulid PRIMARY KEY DEFAULT gen_ulid()" "id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid()"
-             "id uuid PRIMARY KEY DEFAULT gen_random_uuid()" "id ulidflake PRIMARY KEY DEFAULT gen_ulidflake()"
-             "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
-histories=("gen_ulid($history)" "gen_ulid($history)" ""
-           "(($history)::ulidflake::bigint + (random() * 1048575)::int)::ulidflake" "")
-for round in $(seq "$insert_rounds"); do
-    for k in 0 1 2 3 4; do
-        i=$(((round + k) % 5))
-        insert_workload "$round" "${tables[$i]}" "${labels[$i]}" "${definitions[$i]}" "${histories[$i]}"
+
+# bench_major: every benchmark on a fresh cluster of the current major; the measurements go to
+# $results/<major>/<table>.csv.
+bench_major() {
+    install_extension --release
+    cluster_start BENCH "${settings[@]}"
+    export PGHOST=$BENCH_HOST PGPORT=$BENCH_PORT
+    psql -X -q -d postgres -c "CREATE DATABASE bench"
+    run_sql -c "CREATE EXTENSION ulid"
+    run_sql -f bench/harness.sql
+    SERVERS+=("$(run_sql -At -c 'SHOW server_version')")
+
+    log "[$PG_MAJOR] benchmarks 1-3 and 5: $rows rows, $reps rounds after a warm-up"
+    run_sql -v n="$rows" -v reps="$reps" -f bench/benchmarks.sql
+
+    log "[$PG_MAJOR] benchmark 4: insert workload, pgbench with $clients clients x $transactions transactions after $prefill rows, $insert_rounds rounds"
+    local history="now() - ($prefill - n) * interval '10 milliseconds'"
+    local keys=(ins_ulid ins_monotonic ins_uuid ins_flake ins_bigint)
+    local labels=("ulid: gen_ulid()" "ulid: gen_monotonic_ulid()" "uuid: gen_random_uuid()" "ulidflake: gen_ulidflake()" "bigint: identity")
+    local definitions=("id ulid PRIMARY KEY DEFAULT gen_ulid()" "id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid()"
+                       "id uuid PRIMARY KEY DEFAULT gen_random_uuid()" "id ulidflake PRIMARY KEY DEFAULT gen_ulidflake()"
+                       "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+    local histories=("gen_ulid($history)" "gen_ulid($history)" ""
+                     "(($history)::ulidflake::bigint + (random() * 1048575)::int)::ulidflake" "")
+    if [ "$PG_MAJOR" -ge 18 ]; then
+        keys+=(ins_uuidv7)
+        labels+=("uuid: uuidv7()")
+        definitions+=("id uuid PRIMARY KEY DEFAULT uuidv7()")
+        histories+=("uuidv7(-($prefill - n) * interval '10 milliseconds')")
+    fi
+    local round k i
+    for round in $(seq "$insert_rounds"); do
+        for k in "${!keys[@]}"; do
+            i=$(((round + k) % ${#keys[@]}))
+            insert_workload "$round" "${keys[$i]}" "${labels[$i]}" "${definitions[$i]}" "${histories[$i]}"
+        done
     done
+    local table
+    as_postgres mkdir "$results/$PG_MAJOR"
+    for table in "${tables[@]}"; do
+        run_sql -c "COPY $table TO '$results/$PG_MAJOR/$table.csv' (FORMAT csv)"
+    done
+    EXTVERSION=$(run_sql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")
+    unset PGHOST PGPORT
+    cluster_stop_all
+}
+
+for major in "${MAJORS[@]}"; do    # all set up before any build (see scripts/test.sh)
+    use_major "$major"
+    ensure_postgresql
+    ensure_cargo_pgrx
+done
+SERVERS=()
+for major in "${MAJORS[@]}"; do
+    use_major "$major"
+    bench_major
 done
 
+# The report, from every major's measurements in one database.
+use_major "${MAJORS[0]}"
+cluster_start REPORT
+export PGHOST=$REPORT_HOST PGPORT=$REPORT_PORT
+psql -X -q -d postgres -c "CREATE DATABASE bench"
+run_sql -f bench/harness.sql
+for major in "${MAJORS[@]}"; do
+    for table in "${tables[@]}"; do
+        run_sql -c "COPY $table FROM '$results/$major/$table.csv' (FORMAT csv)"
+    done
+done
 report=bench/results.md
 {
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench.sh$([ $quick -eq 1 ] && echo ' --quick')\` on"
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench.sh$(printf ' --pg %s' "${MAJORS[@]}")$([ $quick -eq 1 ] && echo ' --quick')\` on"
     echo "$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)),"
-    echo "$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1048576}' /proc/meminfo) GiB memory, PostgreSQL $(run_sql -At -c 'SHOW server_version'), ulid $(run_sql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'") (release build)."
+    echo "$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1048576}' /proc/meminfo) GiB memory, ulid $EXTVERSION (release build), on"
+    printf -- '- PostgreSQL %s\n' "${SERVERS[@]}"
+    echo
     echo "Settings: $(IFS=';'; echo "${settings[*]}" | sed 's/;/, /g'), fsync = off."
     echo "Benchmarks 1-3: $rows rows, median of $reps rounds after a warm-up, variants interleaved;"
     echo "ratio = the median over the rounds of ours / baseline in the same round (lower is faster);"
-    echo "targets are checked at the printed precision."
+    echo "targets are checked at the printed precision, on every server."
     echo "Insert workload: pgbench, $clients clients x $transactions one-row transactions into a table"
     echo "already holding $prefill rows (time-ordered keys made as if one every 10 ms up to now), after"
     echo "a warm-up and a CHECKPOINT; median of $insert_rounds rounds, the key types in a different order each round."
