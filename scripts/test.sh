@@ -8,8 +8,9 @@
 #      preloads the library: the tests of tests/schedule, plus those of tests/schedule.<M> for
 #      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
-#      logical replication between two clusters, the client-driver test (tests/driver), the
-#      README's recipes, the version, install-script baseline and upgrade scripts;
+#      logical replication between two clusters, a pgx_ulid dump restored, the client-driver
+#      test (tests/driver), the README's recipes, the version, install-script baseline and
+#      upgrade scripts;
 #   4. the regression tests that need the library not preloaded;
 #   5. the Debian package of that major (scripts/package.sh --pg N, then
 #      tests/integration/package.sh).
@@ -90,6 +91,8 @@ for major in "${MAJORS[@]}"; do
     bash tests/integration/dump_restore.sh
     log "[$major] integration: logical replication"
     bash tests/integration/replication.sh
+    log "[$major] integration: a pgx_ulid 0.2.2 dump restores unchanged"
+    bash tests/integration/pgx_ulid_dump.sh
     log "[$major] client driver: psycopg 3, text and binary"
     "$VENV/bin/python" tests/driver/test_driver.py
     log "[$major] integration: the README's recipes"

@@ -20,7 +20,14 @@ mod pg;
 ::pgrx::extension_sql_file!("../sql/ulid_brin.sql", requires = ["ulid_hash"]);
 ::pgrx::extension_sql_file!("../sql/ulid_casts.sql", requires = ["ulid_brin"]);
 ::pgrx::extension_sql_file!("../sql/ulid_functions.sql", requires = ["ulid_casts"]);
-::pgrx::extension_sql_file!("../sql/ulidflake_type.sql", requires = ["ulid_functions"]);
+::pgrx::extension_sql_file!(
+    "../sql/ulid_pgx_ulid_aliases.sql",
+    requires = ["ulid_functions"]
+);
+::pgrx::extension_sql_file!(
+    "../sql/ulidflake_type.sql",
+    requires = ["ulid_pgx_ulid_aliases"]
+);
 ::pgrx::extension_sql_file!(
     "../sql/ulidflake_operators.sql",
     requires = ["ulidflake_type"]

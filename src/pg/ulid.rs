@@ -4,7 +4,7 @@
 //! Comparison, hashing, sort support, BRIN support and `send` need no Rust at all: the type has
 //! the same 16 bytes as `uuid`, so the SQL files bind them to PostgreSQL's own `uuid` functions.
 
-use pgrx::datum::{Internal, TimestampWithTimeZone};
+use pgrx::datum::{Internal, Timestamp, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, FromDatum, IntoDatum, PgSqlErrorCode};
 
@@ -105,12 +105,14 @@ fn ulid_to_timestamptz(value: Ulid) -> TimestampWithTimeZone {
         .expect("every ulid timestamp is a valid timestamptz")
 }
 
-/// The Unix millisecond of `timestamp`, or a `22008` error if a ULID cannot hold it.
-fn ulid_millisecond(timestamp: TimestampWithTimeZone) -> u64 {
-    unix_ms_within(timestamp.into(), 0, Ulid::MAX_TIMESTAMP_MS).unwrap_or_else(|| {
+/// The Unix millisecond of `microseconds` (a `timestamptz`, or a `timestamp` read as UTC: both
+/// count microseconds since 2000-01-01 00:00:00 UTC), or a `22008` error naming `shown` if a
+/// ULID cannot hold it.
+fn ulid_millisecond(microseconds: i64, shown: impl std::fmt::Display) -> u64 {
+    unix_ms_within(microseconds, 0, Ulid::MAX_TIMESTAMP_MS).unwrap_or_else(|| {
         raise_with_hint(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            format!("timestamp out of range for type ulid: \"{timestamp}\""),
+            format!("timestamp out of range for type ulid: \"{shown}\""),
             "A ulid holds instants from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.",
         )
     })
@@ -119,7 +121,28 @@ fn ulid_millisecond(timestamp: TimestampWithTimeZone) -> u64 {
 /// `timestamptz -> ulid`: the lowest ULID of that millisecond, for range queries.
 #[pg_extern(sql = false)]
 fn ulid_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulid {
-    Ulid::first_of_millisecond(ulid_millisecond(timestamp))
+    Ulid::first_of_millisecond(ulid_millisecond(timestamp.into(), timestamp))
+}
+
+/// `ulid -> timestamp`: the id's millisecond as UTC wall-clock time, in every session (the same
+/// microseconds as `ulid -> timestamptz`), so IMMUTABLE and the inverse of `timestamp -> ulid`.
+#[pg_extern(sql = false)]
+fn ulid_to_timestamp(value: Ulid) -> Timestamp {
+    Timestamp::try_from(unix_ms_to_pg_timestamp(value.timestamp_ms()))
+        .expect("every ulid timestamp is a valid timestamp")
+}
+
+/// `timestamp -> ulid`: the timestamp read as UTC, then as `timestamptz -> ulid`.
+#[pg_extern(sql = false)]
+fn ulid_from_timestamp(timestamp: Timestamp) -> Ulid {
+    Ulid::first_of_millisecond(ulid_millisecond(timestamp.into(), timestamp))
+}
+
+/// `ulid_to_uuid(ulid)` and `ulid_from_uuid(uuid)`, pgx_ulid's names for the casts between the
+/// two types: the same 16 bytes.
+#[pg_extern(sql = false)]
+fn ulid_same_bytes(value: Ulid) -> Ulid {
+    value
 }
 
 /// `ulid_is_valid(text)`: whether `ulid_in` would accept the text, without raising.
@@ -166,7 +189,7 @@ fmgr_entry_point!(pg_finfo_gen_ulid_wrapper, gen_ulid_wrapper, gen_ulid);
 /// `gen_ulid(timestamptz)`: that millisecond and 80 fresh random bits.
 #[pg_extern(sql = false)]
 fn gen_ulid_at(timestamp: TimestampWithTimeZone) -> Ulid {
-    let ms = ulid_millisecond(timestamp);
+    let ms = ulid_millisecond(timestamp.into(), timestamp);
     with_state(|state| Ulid::from_parts(ms, random_u80(&mut state.rng)))
 }
 

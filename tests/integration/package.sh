@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package of the current major (ULID_PG_MAJOR) holds what it should and works without
 # the build tree. Run after scripts/package.sh --pg N, as root (or with sudo).
-#   - Contents: ulid.so under /usr/lib/postgresql/N/lib, ulid.control and the install script
-#     (and any upgrade scripts) under /usr/share/postgresql/N/extension, the docs; it depends
-#     on postgresql-N.
+#   - Contents: ulid.so under /usr/lib/postgresql/N/lib, ulid.control, the install script and
+#     every upgrade script under /usr/share/postgresql/N/extension, the docs; it depends on
+#     postgresql-N.
 #   - PostgreSQL 15 (Debian's server, as on a user's machine): every file of the extension is
 #     removed from PostgreSQL's directories, the package is installed with dpkg, then a fresh
 #     cluster runs CREATE EXTENSION and a smoke query, then dpkg -r.
@@ -29,7 +29,7 @@ cleanup_path "$work"
 contents=$(dpkg-deb --contents "$deb" | awk '{print $6}' | grep -v '/$' | sed 's|^\./|/|' | sort)
 expected=$( (echo "/usr/lib/postgresql/$PG_MAJOR/lib/ulid.so"
              echo "/usr/share/postgresql/$PG_MAJOR/extension/ulid.control"
-             for f in sql/ulid--*.sql; do echo "/usr/share/postgresql/$PG_MAJOR/extension/$(basename "$f")"; done
+             for f in "sql/ulid--$version.sql" sql/ulid--*--*.sql; do echo "/usr/share/postgresql/$PG_MAJOR/extension/$(basename "$f")"; done
              for f in README.md CHANGELOG.md copyright; do echo "/usr/share/doc/$package/$f"; done) | sort)
 [ "$contents" = "$expected" ] || fail "package contents differ:"$'\n'"$(diff <(echo "$expected") <(echo "$contents"))"
 [ "$(dpkg-deb --field "$deb" Package)" = "$package" ] || fail "the package is not named $package"

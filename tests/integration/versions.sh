@@ -86,12 +86,28 @@ for script in sql/ulid--*--*.sql; do
     from=$(basename "$script" .sql | cut -d- -f3)
     [ -f "sql/ulid--$from.sql" ] || fail "$script has no baseline sql/ulid--$from.sql to start from"
     as_root cp "sql/ulid--$from.sql" "$extdir/"
-    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP EXTENSION ulid" -c "CREATE EXTENSION ulid VERSION '$from'" \
-        -c "ALTER EXTENSION ulid UPDATE"
+    # Objects of the old version in use while it is upgraded: a table whose generated column,
+    # expression index, default and view use the casts, and rows in it.
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP EXTENSION ulid CASCADE" -c "CREATE EXTENSION ulid VERSION '$from'"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+CREATE TABLE in_use (id ulid PRIMARY KEY DEFAULT gen_ulid(), at timestamptz GENERATED ALWAYS AS (id::timestamptz) STORED);
+CREATE INDEX in_use_at ON in_use ((id::timestamptz));
+CREATE VIEW in_use_bytes AS SELECT id::bytea AS bytes, id::uuid AS as_uuid FROM in_use;
+INSERT INTO in_use DEFAULT VALUES;
+SQL
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "ALTER EXTENSION ulid UPDATE"
     upgraded=$(psql -X -q -At -d "$db" -c "$objects")
     [ "$upgraded" = "$fresh" ] || { diff <(echo "$fresh") <(echo "$upgraded") >&2; fail "$from -> $version differs from a fresh install"; }
+    in_use=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+INSERT INTO in_use DEFAULT VALUES;
+SET enable_seqscan = off;
+SELECT count(*) FILTER (WHERE at = id::timestamptz) || ' ' || (SELECT count(*) FROM in_use_bytes WHERE length(bytes) = 16 AND as_uuid = bytes::ulid::uuid)
+FROM in_use WHERE id::timestamptz > now() - interval '1 hour';
+SQL
+)
+    [ "$in_use" = "2 2" ] || fail "after the update from $from, the table, index and view that use the casts gave: $in_use"
     [ "$from" = "$version" ] || as_root rm -f "$extdir/ulid--$from.sql"
-    echo "  ALTER EXTENSION ulid UPDATE from $from: the same fingerprint as a fresh $version"
+    echo "  ALTER EXTENSION ulid UPDATE from $from, with a table, index and view using its casts: the same fingerprint as a fresh $version; they still work"
     upgrades=$((upgrades + 1))
 done
 [ $upgrades -gt 0 ] || echo "  no earlier release to upgrade from yet (each sql/ulid--A--B.sql is tested here when it exists)"
