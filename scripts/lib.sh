@@ -163,19 +163,6 @@ ensure_setup() {
     ensure_cargo_pgrx
 }
 
-# A Python virtual environment with psycopg 3, for the client-driver test.
-VENV=$REPO_ROOT/target/venv
-ensure_psycopg() {
-    if ! command -v python3 >/dev/null || ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
-        ensure_packages python3 python3-venv
-    fi
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    if ! "$VENV/bin/python" -c 'import psycopg' 2>/dev/null; then
-        log "installing psycopg 3 into $VENV"
-        "$VENV/bin/pip" install -q 'psycopg[binary]>=3.1,<4'
-    fi
-}
-
 # Builds the extension and installs it into the current major's server (needs root for the copy).
 install_extension() {
     local profile=("$@")

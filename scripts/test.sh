@@ -8,7 +8,8 @@
 #      preloads the library: the tests of tests/schedule, plus those of tests/schedule.<M> for
 #      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
-#      logical replication between two clusters, a pgx_ulid dump restored, the client-driver
+#      logical replication between two clusters, gen_ulidflake() across server restarts, a
+#      pgx_ulid dump restored, the client-driver
 #      test (tests/driver), the README's recipes, the version, install-script baseline and
 #      upgrade scripts;
 #   4. the regression tests that need the library not preloaded;
@@ -28,7 +29,6 @@ parse_majors "$@"
 [ ${#ARGS[@]} -eq 0 ] || { echo "usage: $0 [--pg N]...  (N in ${PG_MAJORS[*]})" >&2; exit 2; }
 
 ensure_packages
-ensure_psycopg
 # Every server and pgrx's configuration for it first: pgrx rebuilds its bindings whenever its
 # configuration file changes, so it must not change between one major's builds.
 for major in "${MAJORS[@]}"; do
@@ -91,10 +91,12 @@ for major in "${MAJORS[@]}"; do
     bash tests/integration/dump_restore.sh
     log "[$major] integration: logical replication"
     bash tests/integration/replication.sh
+    log "[$major] integration: gen_ulidflake() across server restarts"
+    bash tests/integration/restart.sh
     log "[$major] integration: a pgx_ulid 0.2.2 dump restores unchanged"
     bash tests/integration/pgx_ulid_dump.sh
-    log "[$major] client driver: psycopg 3, text and binary"
-    "$VENV/bin/python" tests/driver/test_driver.py
+    log "[$major] client driver: psycopg 3"
+    bash tests/driver/python/run.sh
     log "[$major] integration: the README's recipes"
     bash tests/integration/recipes.sh
     log "[$major] integration: versions, install script baseline and upgrade scripts"

@@ -49,7 +49,21 @@ impl<T> Default for PerProcess<T> {
 
 /// A CSPRNG seeded from the operating system (getrandom(2)), never from another generator.
 pub fn seeded_from_os() -> Result<StdRng, SeedError> {
+    #[cfg(feature = "pg_test")]
+    if test_hook::REFUSE_ENTROPY.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(SeedError("no entropy (ulid test hook)".into()));
+    }
     StdRng::try_from_rng(&mut SysRng).map_err(|e| SeedError(e.to_string()))
+}
+
+/// A seam for the in-server tests: makes seeding fail in this process, as it would if the
+/// operating system refused entropy. Compiled only with the `pg_test` feature (`cargo pgrx
+/// test`), never into an installed extension.
+#[cfg(feature = "pg_test")]
+pub mod test_hook {
+    use std::sync::atomic::AtomicBool;
+
+    pub static REFUSE_ENTROPY: AtomicBool = AtomicBool::new(false);
 }
 
 /// 80 uniformly random bits, in the low bits of a `u128`.

@@ -49,3 +49,9 @@ pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
         ),
     }
 }
+
+/// For the in-server tests: drops this backend's state, so the next generator call seeds again.
+#[cfg(any(test, feature = "pg_test"))]
+pub fn forget_state() {
+    *STATE.0.borrow_mut() = PerProcess::new();
+}

@@ -226,19 +226,78 @@ pub fn parse_input<T: TextForm>(
     if let Some(value) = T::parse_terminated(|i| unsafe { input.byte(i) }) {
         return Some(value);
     }
-    match T::parse(input.all().to_bytes()) {
+    let text = InputMessageText::of(input);
+    match T::parse(text.utf8()) {
         // Not reached: the two parsers agree (the fuzz tests check it).
         Ok(value) => Some(value),
         Err(problem) => {
+            let message = format!(
+                "invalid input syntax for type {type_name}: \"{}\": {problem}",
+                String::from_utf8_lossy(text.utf8())
+            );
             errors.report(
                 PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-                format!(
-                    "invalid input syntax for type {type_name}: \"{}\": {problem}",
-                    input.all().to_string_lossy()
-                ),
+                text.fit_for_database(message),
             );
             None
         }
+    }
+}
+
+/// Bad input as the error message sees it. Positions and characters are those of the text in
+/// the database's encoding: in a UTF-8 database (or SQL_ASCII, which stores the client's bytes
+/// unconverted) the bytes themselves; in any other encoding (LATIN1, say) the text converted to
+/// UTF-8 to find them, with every non-ASCII character of the message then written as `<U+00C4>`,
+/// since a message in UTF-8 would be misread in that encoding.
+struct InputMessageText<'call> {
+    utf8: std::borrow::Cow<'call, [u8]>,
+    ascii_only: bool,
+}
+
+impl<'call> InputMessageText<'call> {
+    #[cold]
+    fn of(input: InputText<'call>) -> Self {
+        let raw = input.all().to_bytes();
+        // SAFETY: plain reads of the session's settled database encoding.
+        let encoding = unsafe { pg_sys::GetDatabaseEncoding() } as pg_sys::pg_enc::Type;
+        if encoding == pg_sys::pg_enc::PG_UTF8 || encoding == pg_sys::pg_enc::PG_SQL_ASCII {
+            return InputMessageText {
+                utf8: raw.into(),
+                ascii_only: false,
+            };
+        }
+        // SAFETY: `raw` is valid text in the database encoding (the server converted it from the
+        // client's); the conversion returns it, or a palloc'd NUL-terminated copy, in UTF-8.
+        let converted = unsafe {
+            let converted = pg_sys::pg_server_to_any(
+                raw.as_ptr().cast(),
+                raw.len() as core::ffi::c_int,
+                pg_sys::pg_enc::PG_UTF8 as core::ffi::c_int,
+            );
+            core::ffi::CStr::from_ptr(converted).to_bytes().to_vec()
+        };
+        InputMessageText {
+            utf8: converted.into(),
+            ascii_only: true,
+        }
+    }
+
+    fn utf8(&self) -> &[u8] {
+        &self.utf8
+    }
+
+    /// `message` as the database's encoding can carry it.
+    fn fit_for_database(&self, message: String) -> String {
+        if !self.ascii_only || message.is_ascii() {
+            return message;
+        }
+        message
+            .chars()
+            .map(|c| match c {
+                c if c.is_ascii() => c.to_string(),
+                c => format!("<U+{:04X}>", c as u32),
+            })
+            .collect()
     }
 }
 

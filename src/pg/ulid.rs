@@ -221,10 +221,13 @@ fmgr_entry_point!(
 mod tests {
     use pgrx::prelude::*;
 
+    use std::sync::atomic::Ordering;
+
     use crate::codec::ulid::Ulid;
-    use crate::generator::entropy::random_u80;
+    use crate::generator::clock::{test_hook::shift_clock, unix_ms_now};
+    use crate::generator::entropy::{random_u80, test_hook::REFUSE_ENTROPY};
     use crate::generator::monotonic::MonotonicUlid;
-    use crate::pg::backend::with_state;
+    use crate::pg::backend::{forget_state, with_state};
     use crate::pg::test_support::sqlstate_of;
 
     /// A generator whose last value has the largest randomness in a millisecond that the clock
@@ -295,6 +298,53 @@ mod tests {
         let expected = Ulid::from_parts(future_ms, Ulid::MAX_RANDOM / 2 + 1000);
         assert_eq!(last, Ok(Some(expected.to_string())));
         with_state(|state| state.monotonic_ulid = MonotonicUlid::new());
+    }
+
+    /// The system clock outside the range of a ulid, before 1970 and after 10889-08-02: both
+    /// generators fail with 22008, and work again once the clock is back. (The clock is moved
+    /// by a test hook that only `cargo pgrx test` builds have.)
+    #[pg_test]
+    fn a_clock_out_of_range_is_22008() {
+        let now_s = (unix_ms_now().unwrap() / 1000) as i64;
+        let after_the_last_ulid_s = (Ulid::MAX_TIMESTAMP_MS / 1000) as i64 + 86_400;
+        for shift in [-now_s - 86_400, after_the_last_ulid_s - now_s] {
+            shift_clock(shift);
+            let expected = "22008: the system clock is outside the range of type ulid";
+            assert_eq!(
+                sqlstate_of("SELECT gen_ulid()"),
+                expected,
+                "shift {shift} s"
+            );
+            assert_eq!(
+                sqlstate_of("SELECT gen_monotonic_ulid()"),
+                expected,
+                "shift {shift} s"
+            );
+        }
+        shift_clock(0);
+        assert_eq!(sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid()"), "ok");
+    }
+
+    /// The operating system refusing entropy when a backend first seeds its generator: every
+    /// generator fails with XX000 and says why, and once entropy is there again the next call
+    /// seeds and works. (A test hook that only `cargo pgrx test` builds have.)
+    #[pg_test]
+    fn a_seeding_failure_is_xx000_then_recovers() {
+        REFUSE_ENTROPY.store(true, Ordering::Relaxed);
+        forget_state();
+        let expected =
+            "XX000: could not seed the random number generator: no entropy (ulid test hook)";
+        for query in [
+            "SELECT gen_ulid()",
+            "SELECT gen_ulid(now())",
+            "SELECT gen_monotonic_ulid()",
+            "SELECT gen_ulidflake()",
+        ] {
+            assert_eq!(sqlstate_of(query), expected, "{query}");
+        }
+        REFUSE_ENTROPY.store(false, Ordering::Relaxed);
+        // (gen_ulidflake() also depends on the server-wide state, which another test moves.)
+        assert_eq!(sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid()"), "ok");
     }
 
     /// A process forked from one whose generator is already seeded must not continue the

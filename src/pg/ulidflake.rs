@@ -306,47 +306,151 @@ mod tests {
 
     use super::{flake_clock, LAST};
     use crate::codec::ulidflake::Ulidflake;
+    use crate::generator::clock::test_hook::shift_clock;
     use crate::pg::test_support::sqlstate_of;
 
+    /// Makes the server's last id the largest one of the millisecond `ahead_ms` after the
+    /// clock's: the next gen_ulidflake() must wait for the clock to pass it.
+    fn use_up_millisecond_ahead(ahead_ms: u64) -> Ulidflake {
+        let full = Ulidflake::standalone(flake_clock().unwrap() + ahead_ms, Ulidflake::MAX_RANDOM);
+        LAST.get().store(full.to_bits(), Ordering::SeqCst);
+        full
+    }
+
+    /// Runs `query` in the other session (dblink connection `waiter`) and returns its outcome
+    /// and how long it took.
+    fn in_waiter(query: &str) -> (String, Duration) {
+        let started = Instant::now();
+        let outcome = sqlstate_of(&format!(
+            "SELECT * FROM dblink('waiter', {}) AS t(v text)",
+            pgrx::spi::quote_literal(query)
+        ));
+        (outcome, started.elapsed())
+    }
+
     /// What gen_ulidflake() does when the millisecond of the server's last id is used up and the
-    /// clock is behind it. (One test: the state is server-wide, and tests run concurrently.)
+    /// clock is behind it, on each side of the one-second threshold, and when it is cancelled
+    /// while it waits. (One test: the state is server-wide, and tests run concurrently. The
+    /// waiting calls run in a second session, through dblink, so that they can be cancelled.)
     ///
-    /// 1. The last id is far ahead of the clock (the clock was set back a long way): it fails at
-    ///    once with 2200H rather than make every INSERT wait, and leaves the state and the
-    ///    session as they were.
-    /// 2. The last id is 300 ms ahead: it waits for the clock to pass that millisecond (no
-    ///    INSERT fails) and returns an id of a later millisecond.
+    /// 1. The last id is far ahead of the clock, or 1.1 s ahead (the clock was set back): it
+    ///    fails at once with 2200H rather than make every INSERT wait, and leaves the state and
+    ///    the session as they were.
+    /// 2. The last id is 0.9 s ahead: it waits for the clock to pass that millisecond (no INSERT
+    ///    fails) and returns an id of a later millisecond.
+    /// 3. While it waits, statement_timeout and pg_cancel_backend() end it with 57014, at once
+    ///    (not when the clock gets there), and its session goes on working.
     #[pg_test]
-    fn a_used_up_millisecond_is_waited_out_or_refused() {
+    fn a_used_up_millisecond_is_waited_out_refused_or_cancelled() {
         let before = LAST.get().load(Ordering::SeqCst);
         Spi::run("SET TimeZone = 'UTC'").unwrap();
+        Spi::run("CREATE EXTENSION IF NOT EXISTS dblink").unwrap();
+        Spi::run(
+            "SELECT dblink_connect('waiter', format('host=%s port=%s dbname=%s user=%s',
+                 split_part(current_setting('unix_socket_directories'), ',', 1),
+                 current_setting('port'), current_database(), current_user))",
+        )
+        .unwrap();
+        let waiter_pid = Spi::get_one::<i32>(
+            "SELECT pid FROM dblink('waiter', 'SELECT pg_backend_pid()') AS t(pid int)",
+        )
+        .unwrap()
+        .unwrap();
 
+        // 1. Far ahead, and just over the threshold: refused at once.
         let stuck = Ulidflake::standalone(Ulidflake::MAX_TIMESTAMP_MS - 1, Ulidflake::MAX_RANDOM);
         LAST.get().store(stuck.to_bits(), Ordering::SeqCst);
-        let started = Instant::now();
-        let error = sqlstate_of("SELECT gen_ulidflake()");
-        let took = started.elapsed();
+        let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
         assert_eq!(
-            error,
+            outcome,
             "2200H: gen_ulidflake() overflow: the values of millisecond \
              \"2302-09-27 15:10:22.206+00\" are used up and the system clock is behind it"
         );
-        // At once: well under the second it would otherwise wait.
-        assert!(took < Duration::from_millis(900), "took {took:?}");
+        assert!(took < Duration::from_millis(500), "took {took:?}");
         assert_eq!(LAST.get().load(Ordering::SeqCst), stuck.to_bits());
+        use_up_millisecond_ahead(1100);
+        let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
+        assert!(
+            outcome.starts_with("2200H: gen_ulidflake() overflow"),
+            "{outcome}"
+        );
+        assert!(
+            took < Duration::from_millis(500),
+            "1.1 s ahead: took {took:?}"
+        );
 
-        let ahead_ms = flake_clock().unwrap() + 300;
-        let full = Ulidflake::standalone(ahead_ms, Ulidflake::MAX_RANDOM);
-        LAST.get().store(full.to_bits(), Ordering::SeqCst);
-        let next = Spi::get_one::<i64>("SELECT gen_ulidflake()::bigint")
-            .unwrap()
-            .unwrap();
-        let next = Ulidflake::from_i64(next).unwrap();
-        assert!(next > full);
-        // It returned only once the clock had passed the used-up millisecond.
-        assert!(next.timestamp_ms() > ahead_ms);
-        assert!(flake_clock().unwrap() > ahead_ms);
+        // 2. Just under the threshold: waited out.
+        let full = use_up_millisecond_ahead(900);
+        let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
+        assert_eq!(outcome, "ok");
+        assert!(
+            took > Duration::from_millis(800),
+            "0.9 s ahead: took {took:?}"
+        );
+        let next = Ulidflake::from_bits(LAST.get().load(Ordering::SeqCst)).unwrap();
+        assert!(next > full && next.timestamp_ms() > full.timestamp_ms());
+        assert!(flake_clock().unwrap() >= next.timestamp_ms());
 
+        // 3. Cancelled while it waits: by statement_timeout ...
+        use_up_millisecond_ahead(900);
+        Spi::run("SELECT dblink_exec('waiter', 'SET statement_timeout = 200')").unwrap();
+        let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
+        assert_eq!(
+            outcome,
+            "57014: canceling statement due to statement timeout"
+        );
+        assert!(
+            took < Duration::from_millis(600),
+            "statement_timeout: took {took:?}"
+        );
+        Spi::run("SELECT dblink_exec('waiter', 'RESET statement_timeout')").unwrap();
+        // ... and by pg_cancel_backend() from this session.
+        use_up_millisecond_ahead(900);
+        let started = Instant::now();
+        Spi::run("SELECT dblink_send_query('waiter', 'SELECT gen_ulidflake()::text')").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let cancelled = Spi::get_one::<bool>(&format!("SELECT pg_cancel_backend({waiter_pid})"));
+        assert_eq!(cancelled, Ok(Some(true)));
+        let outcome = sqlstate_of("SELECT * FROM dblink_get_result('waiter') AS t(v text)");
+        let took = started.elapsed();
+        assert_eq!(outcome, "57014: canceling statement due to user request");
+        assert!(
+            took < Duration::from_millis(700),
+            "pg_cancel_backend: took {took:?}"
+        );
+        // The waiting session is fine afterwards: it makes an id, once the clock is there.
+        let _ = sqlstate_of("SELECT * FROM dblink_get_result('waiter') AS t(v text)");
+        let (outcome, _) = in_waiter("SELECT gen_ulidflake()::text");
+        assert_eq!(outcome, "ok");
+
+        Spi::run("SELECT dblink_disconnect('waiter')").unwrap();
         LAST.get().fetch_max(before, Ordering::SeqCst);
+    }
+
+    /// The system clock outside the range of a Ulid-Flake (before 2024-01-01, or after
+    /// 2302-09-27): 22008, leaving the server's state alone. (The clock is moved by a test hook
+    /// that only `cargo pgrx test` builds have; only this backend's clock moves.)
+    #[pg_test]
+    fn a_clock_out_of_the_flake_range_is_22008() {
+        let last = LAST.get().load(Ordering::SeqCst);
+        let year_s = 366 * 86_400;
+        for shift in [-3 * year_s, 300 * year_s] {
+            shift_clock(shift);
+            assert_eq!(
+                sqlstate_of("SELECT gen_ulidflake()"),
+                "22008: the system clock is outside the range of type ulidflake",
+                "shift {shift} s"
+            );
+            assert_eq!(
+                sqlstate_of("SELECT gen_ulidflake(3)"),
+                "22008: the system clock is outside the range of type ulidflake",
+                "shift {shift} s"
+            );
+        }
+        shift_clock(0);
+        assert!(LAST.get().load(Ordering::SeqCst) >= last);
+        // (Whether the next call succeeds depends on the state the test above sets meanwhile;
+        // its clock is in range again.)
+        assert!(!sqlstate_of("SELECT gen_ulidflake()").starts_with("22008"));
     }
 }

@@ -3,7 +3,7 @@
 # the build tree. Run after scripts/package.sh --pg N, as root (or with sudo).
 #   - Contents: ulid.so under /usr/lib/postgresql/N/lib, ulid.control, the install script and
 #     every upgrade script under /usr/share/postgresql/N/extension, the docs; it depends on
-#     postgresql-N.
+#     postgresql-N; the library has no test hooks (those exist only in `cargo pgrx test` builds).
 #   - PostgreSQL 15 (Debian's server, as on a user's machine): every file of the extension is
 #     removed from PostgreSQL's directories, the package is installed with dpkg, then a fresh
 #     cluster runs CREATE EXTENSION and a smoke query, then dpkg -r.
@@ -34,6 +34,11 @@ expected=$( (echo "/usr/lib/postgresql/$PG_MAJOR/lib/ulid.so"
 [ "$contents" = "$expected" ] || fail "package contents differ:"$'\n'"$(diff <(echo "$expected") <(echo "$contents"))"
 [ "$(dpkg-deb --field "$deb" Package)" = "$package" ] || fail "the package is not named $package"
 dpkg-deb --field "$deb" Depends | grep -q "^postgresql-$PG_MAJOR," || fail "the package does not depend on postgresql-$PG_MAJOR"
+
+# The packaged library is a production build: none of the test hooks of `cargo pgrx test` builds.
+if dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/postgresql/$PG_MAJOR/lib/ulid.so" | grep -q "ulid test hook"; then
+    fail "the packaged ulid.so holds the test hooks of a pg_test build"
+fi
 
 # Keep the build's files, to put them back afterwards.
 mkdir -p "$work/build"

@@ -65,6 +65,40 @@ DROP TABLE qualified;
 SELECT resolved() = (SELECT r FROM resolved_before) AS unchanged_off_path;
 SET search_path = ids, public;
 SELECT resolved() = (SELECT r FROM resolved_before) AS unchanged_on_path;
+-- The extension is relocatable: ALTER EXTENSION ... SET SCHEMA moves every object of it, and
+-- everything works from the new schema, also what was made before the move (a table with
+-- defaults, a generated column, hash and BRIN indexes).
+CREATE TABLE public.moved (id ulid PRIMARY KEY DEFAULT gen_ulid(), f ulidflake DEFAULT gen_ulidflake(),
+                    seq ulid DEFAULT gen_monotonic_ulid(), at timestamptz GENERATED ALWAYS AS (id::timestamptz) STORED);
+CREATE INDEX moved_id_hash ON moved USING hash (id);
+CREATE INDEX moved_f_brin ON moved USING brin (f);
+INSERT INTO moved DEFAULT VALUES;
+CREATE SCHEMA ids2;
+ALTER EXTENSION ulid SET SCHEMA ids2;
+SELECT classid::regclass::text AS catalog, count(*) AS objects,
+       count(*) FILTER (WHERE coalesce(p.pronamespace, t.typnamespace, o.oprnamespace, c.opcnamespace, f.opfnamespace) = 'ids2'::regnamespace) AS in_ids2
+FROM pg_depend d
+LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+LEFT JOIN pg_type t ON d.classid = 'pg_type'::regclass AND t.oid = d.objid
+LEFT JOIN pg_operator o ON d.classid = 'pg_operator'::regclass AND o.oid = d.objid
+LEFT JOIN pg_opclass c ON d.classid = 'pg_opclass'::regclass AND c.oid = d.objid
+LEFT JOIN pg_opfamily f ON d.classid = 'pg_opfamily'::regclass AND f.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND d.classid <> 'pg_cast'::regclass
+  AND coalesce(t.typelem, 0) = 0   -- (the array types are members from PostgreSQL 17 on)
+GROUP BY 1 ORDER BY 1;
+SET search_path = ids2, public;
+INSERT INTO moved DEFAULT VALUES;
+SET enable_seqscan = off;
+SELECT count(*) AS rows, count(DISTINCT id) AS ids, count(*) FILTER (WHERE at = id::timestamptz) AS generated_ok,
+       max(seq) > min(seq) AS monotonic, max(f) > min(f) AS flakes,
+       (SELECT count(*) FROM moved m2 WHERE m2.id = (SELECT max(id) FROM moved)) AS hash_lookup,
+       (SELECT count(*) FROM moved m3 WHERE m3.f >= (now() - interval '1 hour')::ulidflake) AS brin_range,
+       '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid::ulid::timestamp AS casts,
+       ulid_to_uuid('01ARZ3NDEKTSV4RRFFQ69G5FAV') AS alias
+FROM moved;
+RESET enable_seqscan;
+DROP TABLE moved;
 -- The extension's own types resolve with unknown literals.
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01arz3ndektsv4rrffq69g5fav' AS ulid_eq,
        '00CMXB6TAK4SA'::ulidflake < '00CMXB6TAK4SB' AS flake_lt,

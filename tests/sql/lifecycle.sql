@@ -10,10 +10,14 @@ SET DateStyle = 'ISO, YMD';
 SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user;
 CREATE EXTENSION ulid;
 SELECT extname, extowner::regrole, extrelocatable FROM pg_extension WHERE extname = 'ulid';
-CREATE TABLE things (id ulid PRIMARY KEY DEFAULT gen_ulid(), seq ulid DEFAULT gen_monotonic_ulid(),
+CREATE TABLE things (n int, id ulid PRIMARY KEY DEFAULT gen_ulid(), seq ulid DEFAULT gen_monotonic_ulid(),
                      flake ulidflake DEFAULT gen_ulidflake(), name text);
-INSERT INTO things (name) SELECT 'thing ' || n FROM generate_series(1, 100) AS n;
-SELECT count(*), count(DISTINCT id), count(DISTINCT flake), min(id) < max(id) AS ordered FROM things;
+INSERT INTO things (n, name) SELECT n, 'thing ' || n FROM generate_series(1, 100) AS n ORDER BY n;
+-- The owner's defaults work: distinct ids, and the monotonic and Ulid-Flake columns strictly
+-- increase in the order the rows were made.
+SELECT count(*), count(DISTINCT id), count(DISTINCT flake),
+       count(*) FILTER (WHERE seq > prev_seq) AS seq_increases, count(*) FILTER (WHERE flake > prev_flake) AS flake_increases
+FROM (SELECT *, lag(seq) OVER (ORDER BY n) AS prev_seq, lag(flake) OVER (ORDER BY n) AS prev_flake FROM things) t;
 CREATE INDEX ON things USING hash (id);
 CREATE INDEX ON things USING brin (flake);
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS cast_ok, ulidflake_is_valid('00CMXB6TAK4SA') AS accessor_ok;

@@ -17,35 +17,78 @@ CREATE FUNCTION random_part(u ulid) RETURNS numeric LANGUAGE sql IMMUTABLE STRIC
     FROM generate_series(6, 15) AS i
 $$;
 
--- How many parallel workers a query's plan launched when it ran (EXPLAIN ANALYZE).
-CREATE FUNCTION workers_launched(query text) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE
-    plan jsonb;
-BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || query INTO plan;
-    RETURN (SELECT sum(w::int) FROM jsonb_path_query(plan, 'strict $.**."Workers Launched"') AS w);
-END
-$$;
-
--- A query's plan as its nodes, one line each, indented by depth: the node type, the scan
+-- A plan (EXPLAIN's JSON) as its nodes, one line each, indented by depth: the node type (with
+-- "Parallel" for a parallel-aware node, "Partial" or "Finalize" for a split aggregate), the scan
 -- direction and the index and table it reads. Costs, conditions and subplan names are left
 -- out: their text differs between PostgreSQL majors, the plan's shape does not.
-CREATE FUNCTION plan_nodes(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-    plan jsonb;
-BEGIN
-    EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || query INTO plan;
-    RETURN QUERY
+CREATE FUNCTION plan_lines(plan jsonb) RETURNS SETOF text LANGUAGE sql AS $$
     WITH RECURSIVE node(depth, n, path) AS (
         SELECT 0, plan -> 0 -> 'Plan', ARRAY[0]
         UNION ALL
         SELECT depth + 1, child.value, path || child.ordinality::int
         FROM node, jsonb_array_elements(n -> 'Plans') WITH ORDINALITY AS child
     )
-    SELECT repeat('  ', depth) || concat_ws(' ', n ->> 'Node Type',
+    SELECT repeat('  ', depth) || concat_ws(' ',
+           CASE WHEN (n ->> 'Parallel Aware')::boolean THEN 'Parallel' END,
+           CASE WHEN n ->> 'Partial Mode' IN ('Partial', 'Finalize') THEN n ->> 'Partial Mode' END,
+           n ->> 'Node Type',
            CASE WHEN n ->> 'Node Type' LIKE '%Index%Scan%' THEN n ->> 'Scan Direction' END,
            'using ' || (n ->> 'Index Name'), 'on ' || (n ->> 'Relation Name'))
-    FROM node ORDER BY path;
+    FROM node ORDER BY path
+$$;
+
+-- A query's plan, as plan_lines.
+CREATE FUNCTION plan_nodes(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || query INTO plan;
+    RETURN QUERY SELECT plan_lines(plan);
+END
+$$;
+
+-- Runs a query once, keeping the rows it returned in a new table, under EXPLAIN ANALYZE (the
+-- query of a CREATE TABLE AS may run in parallel): the rows, the plan that made them and the
+-- parallel workers it launched all come from the same execution.
+CREATE FUNCTION run_into(query text, into_table text, OUT workers_launched int, OUT plan text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    executed jsonb;
+BEGIN
+    EXECUTE format('EXPLAIN (ANALYZE, COSTS OFF, FORMAT JSON) CREATE TABLE %I AS %s', into_table, query)
+        INTO executed;
+    workers_launched := coalesce((SELECT sum(w::int) FROM jsonb_path_query(executed, 'strict $.**."Workers Launched"') AS w), 0);
+    plan := (SELECT string_agg(btrim(line), ' > ') FROM plan_lines(executed) AS line);
+END
+$$;
+
+-- How the sorts of a query ran (EXPLAIN ANALYZE): method and where, e.g. "external merge, Disk".
+CREATE FUNCTION sort_methods(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    executed jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, FORMAT JSON) ' || query INTO executed;
+    RETURN (SELECT string_agg((n ->> 'Sort Method') || ', ' || (n ->> 'Sort Space Type'), '; ')
+            FROM jsonb_path_query(executed, 'strict $.**') AS n
+            WHERE jsonb_typeof(n) = 'object' AND n ? 'Sort Method');
+END
+$$;
+
+-- What a bitmap scan of a query read, from EXPLAIN ANALYZE: heap blocks (exact and lossy) and
+-- rows fetched then removed by the recheck; with the table's size in blocks.
+CREATE FUNCTION bitmap_scan_reads(query text, tbl regclass, OUT heap_blocks bigint, OUT rows_rechecked_away bigint,
+                                  OUT table_blocks bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    executed jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, FORMAT JSON) ' || query INTO executed;
+    SELECT sum(coalesce((n ->> 'Exact Heap Blocks')::bigint, 0) + coalesce((n ->> 'Lossy Heap Blocks')::bigint, 0)),
+           sum(coalesce((n ->> 'Rows Removed by Index Recheck')::bigint, 0))
+    INTO heap_blocks, rows_rechecked_away
+    FROM jsonb_path_query(executed, 'strict $.**') AS n
+    WHERE jsonb_typeof(n) = 'object' AND n ->> 'Node Type' = 'Bitmap Heap Scan';
+    table_blocks := pg_relation_size(tbl) / current_setting('block_size')::int;
 END
 $$;
 

@@ -14,7 +14,7 @@ SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid AS as_uuid,
        '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid::ulid AS as_ulid;
 SELECT count(*) FILTER (WHERE u::uuid::ulid = u) AS ulid_uuid_ulid,
        count(*) FILTER (WHERE g::ulid::uuid = g) AS uuid_ulid_uuid,
-       count(*) FILTER (WHERE u::bytea = uuid_send(u::uuid)) AS same_bytes
+       count(*) FILTER (WHERE u::bytea = decode(replace(u::uuid::text, '-', ''), 'hex')) AS bytes_are_the_uuid_hex
 FROM (SELECT gen_ulid() AS u, gen_random_uuid() AS g FROM generate_series(1, 1000)) s;
 -- Assignment casts: a uuid column takes a ulid and the other way round, without USING.
 CREATE TABLE cast_target (u uuid, l ulid);
@@ -23,6 +23,24 @@ SELECT u, l FROM cast_target;
 -- ...but never implicitly in an expression:
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid;
 DROP TABLE cast_target;
+-- ALTER COLUMN ... TYPE ulid from uuid needs no USING, keeps every byte and rebuilds the primary
+-- key's index; and back.
+CREATE TABLE altered (id uuid PRIMARY KEY, n int);
+INSERT INTO altered SELECT gen_random_uuid(), n FROM generate_series(1, 1000) AS n;
+CREATE TEMP TABLE altered_before AS SELECT n, id::text AS uuid_text FROM altered;
+ALTER TABLE altered ALTER COLUMN id TYPE ulid;
+SELECT a.atttypid::regtype AS column_type, i.indexrelid::regclass AS index, opc.opcname AS opclass
+FROM pg_attribute a JOIN pg_index i ON i.indrelid = a.attrelid JOIN pg_opclass opc ON opc.oid = i.indclass[0]
+WHERE a.attrelid = 'altered'::regclass AND a.attname = 'id';
+SELECT count(*) FILTER (WHERE a.id::uuid::text = b.uuid_text) AS bytes_unchanged FROM altered a JOIN altered_before b USING (n);
+SET enable_seqscan = off;
+SELECT plan_nodes($$SELECT n FROM altered WHERE id = '01ARZ3NDEKTSV4RRFFQ69G5FAV'$$);
+SELECT count(*) AS found_through_the_index
+FROM altered_before b WHERE (SELECT n FROM altered WHERE id = b.uuid_text::uuid::ulid) = b.n;
+RESET enable_seqscan;
+ALTER TABLE altered ALTER COLUMN id TYPE uuid;
+SELECT count(*) FILTER (WHERE a.id::text = b.uuid_text) AS bytes_unchanged_back FROM altered a JOIN altered_before b USING (n);
+DROP TABLE altered, altered_before;
 
 -- timestamptz: the millisecond in the id, as an instant.
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz AS at,
@@ -53,10 +71,16 @@ FROM (SELECT (date '1970-01-01' + n)::timestamp AT TIME ZONE 'UTC' + (n::bigint 
       FROM generate_series(0, 3000000, 997) AS n) s;
 SELECT count(*) FILTER (WHERE (t + us * interval '1 microsecond')::ulid = t::ulid) AS floored
 FROM (SELECT '2026-03-04 05:06:07.089+00'::timestamptz AS t) s, generate_series(0, 999) us;
--- A range of ids is a range of creation times: [t1::ulid, t2::ulid) holds exactly the ids of [t1, t2).
-SELECT gen_ulid('2025-06-01 00:00:00+00') >= '2025-06-01 00:00:00+00'::timestamptz::ulid AS first_ms_included,
-       gen_ulid('2025-06-01 23:59:59.999+00') < '2025-06-02 00:00:00+00'::timestamptz::ulid AS last_ms_included,
-       gen_ulid('2025-06-02 00:00:00+00') < '2025-06-02 00:00:00+00'::timestamptz::ulid AS next_day_excluded;
+-- A range of ids is a range of creation times: [t1::ulid, t2::ulid) holds exactly the ids of
+-- [t1, t2) (whole milliseconds). At its edges: the lowest and the highest id (randomness all 0
+-- and all 1) of the millisecond before t1, of t1, of the last millisecond before t2, and of t2.
+SELECT edge, which, id,
+       id >= '2025-06-01 00:00:00+00'::timestamptz::ulid AND id < '2025-06-02 00:00:00+00'::timestamptz::ulid AS in_range
+FROM (VALUES (1, 'before t1', '2025-05-31 23:59:59.999+00'::timestamptz), (2, 't1', '2025-06-01 00:00:00+00'),
+             (3, 'before t2', '2025-06-01 23:59:59.999+00'), (4, 't2', '2025-06-02 00:00:00+00')) AS e(k, edge, at),
+     LATERAL (VALUES ('lowest', at::ulid),
+                     ('highest', overlay(at::ulid::text PLACING 'ZZZZZZZZZZZZZZZZ' FROM 11)::ulid)) AS w(which, id)
+ORDER BY k, id;
 
 -- Out of range instants are 22008, never clamped or wrapped.
 SELECT input, sqlstate_of(format('SELECT %L::timestamptz::ulid', input)) AS cast_error,

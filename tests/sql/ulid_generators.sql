@@ -46,22 +46,23 @@ SELECT gen_monotonic_ulid() > (SELECT max(id) FROM mono) AS still_increasing;
 SELECT ulid_timestamp(gen_monotonic_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp() AS current_time;
 
 -- Parallel plans: gen_monotonic_ulid() is PARALLEL RESTRICTED, so it is evaluated in the leader
--- (above the Gather) and one session keeps one sequence; gen_ulid() may run in the workers.
+-- (above the Gather) and one session keeps one sequence; gen_ulid() runs in the workers. Each
+-- query runs once, with two workers and the leader only gathering, and keeps its rows.
 CREATE TABLE par AS SELECT n FROM generate_series(1, 20000) AS n;
 ANALYZE par;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_monotonic_ulid() FROM par WHERE n % 2 = 0;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT gen_ulid() FROM par WHERE n % 2 = 0;
-SELECT workers_launched('SELECT gen_monotonic_ulid() FROM par WHERE n % 2 = 0') AS monotonic_workers,
-       workers_launched('SELECT gen_ulid() FROM par WHERE n % 2 = 0') AS gen_ulid_workers;
-CREATE TEMP TABLE par_mono AS SELECT n, gen_monotonic_ulid() AS id FROM par WHERE n % 2 = 0;
--- In the order they were generated (the table's insertion order):
+SELECT * FROM run_into('SELECT n, gen_monotonic_ulid() AS id FROM par WHERE n % 2 = 0', 'par_mono');
+-- In the order they were generated (the table's insertion order: the leader evaluated them as the
+-- workers' rows arrived):
 SELECT count(*) FILTER (WHERE id > prev) = count(prev) AS strictly_increasing, count(*) AS generated
 FROM (SELECT id, lag(id) OVER (ORDER BY ctid) AS prev FROM par_mono) s;
-SELECT count(*) AS generated, count(DISTINCT id) AS distinct_ids
-FROM (SELECT gen_ulid() AS id FROM par WHERE n % 2 = 0) s;
+SELECT * FROM run_into('SELECT gen_ulid() AS id FROM par WHERE n % 2 = 0', 'par_ulid');
+SELECT count(*) AS generated, count(DISTINCT id) AS distinct_ids FROM par_ulid;
 RESET ALL;
-DROP TABLE par;
+DROP TABLE par, par_mono, par_ulid;

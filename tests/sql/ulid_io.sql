@@ -23,14 +23,16 @@ SELECT '00000000000000000000000000'::ulid AS lowest,
 SELECT '01JGFJJZ00XHF7E02JJ03AE4T7'::ulid AS seed_example,
        left('01JGFJJZ00XHF7E02JJ03AE4T7'::ulid::text, 10) = '01JGFJJZ00' AS prefix_kept;
 
--- Every digit, in either case, in every position, decodes to its value and prints canonically.
-SELECT count(*) AS strings,
+-- Every digit, in either case, in every position, decodes to its value and prints canonically
+-- (the first position takes only 0-7: 26 digits carry 130 bits, 2 more than a ulid has).
+SELECT count(*) AS strings, count(DISTINCT pos) AS positions,
        count(*) FILTER (WHERE s::ulid::text = upper(s)) AS canonical_round_trips,
        count(*) FILTER (WHERE s::ulid = upper(s)::ulid) AS case_insensitive
 FROM (
-    SELECT overlay('00000000000000000000000000' PLACING d FROM pos FOR 1) AS s
-    FROM generate_series(2, 26) AS pos,
+    SELECT pos, overlay('00000000000000000000000000' PLACING d FROM pos FOR 1) AS s
+    FROM generate_series(1, 26) AS pos,
          unnest(string_to_array('0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz', NULL)) AS d
+    WHERE pos > 1 OR d BETWEEN '0' AND '7'
 ) strings;
 -- and 10000 generated values survive text -> ulid -> text and lower-case input.
 SELECT count(*) FILTER (WHERE u::text::ulid = u AND lower(u::text)::ulid = u) AS round_trips

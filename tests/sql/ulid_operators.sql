@@ -23,10 +23,20 @@ SELECT (SELECT array_agg(id ORDER BY id) FROM ord) = (SELECT array_agg(id ORDER 
        (SELECT array_agg(id ORDER BY id) FROM ord) = (SELECT array_agg(id ORDER BY id::uuid) FROM ord) AS uuid_order,
        (SELECT array_agg(id ORDER BY id) FROM ord) = (SELECT array_agg(id ORDER BY id::bytea) FROM ord) AS byte_order,
        (SELECT bool_and(t1 <= t2) FROM (SELECT id::timestamptz AS t1, lead(id::timestamptz) OVER (ORDER BY id) AS t2 FROM ord) s) AS time_order;
--- The comparison function agrees with the operators.
-SELECT count(*) FILTER (WHERE sign(ulid_cmp(a.id, b.id)) = CASE WHEN a.id < b.id THEN -1 WHEN a.id = b.id THEN 0 ELSE 1 END) AS agree,
-       count(*) AS pairs
-FROM (SELECT id FROM ord LIMIT 70) a, (SELECT id FROM ord ORDER BY id DESC LIMIT 70) b;
+-- The comparison function agrees with the operators, on pairs that give all three answers every
+-- run: each value against itself (0), against the next larger one (-1) and the next larger one
+-- against it (+1); and two pairs that differ only in the last bit, or only in the first.
+WITH sorted AS (SELECT id, lead(id) OVER (ORDER BY id) AS next FROM ord),
+pairs AS (
+    SELECT id AS a, id AS b FROM sorted
+    UNION ALL SELECT id, next FROM sorted WHERE next IS NOT NULL
+    UNION ALL SELECT next, id FROM sorted WHERE next IS NOT NULL
+    UNION ALL VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAW'::ulid),
+                     ('3ZZZZZZZZZZZZZZZZZZZZZZZZZ', '40000000000000000000000000'))
+SELECT sign(ulid_cmp(a, b)) AS cmp, count(*) AS pairs,
+       count(*) FILTER (WHERE sign(ulid_cmp(a, b)) = CASE WHEN a < b THEN -1 WHEN a = b THEN 0 ELSE 1 END
+                          AND (a < b) = (a::uuid < b::uuid)) AS agree_with_operators_and_uuid
+FROM pairs GROUP BY 1 ORDER BY 1;
 
 -- min and max: correct, usable in parallel plans, and answered from a btree index.
 SELECT min(id) = (SELECT id FROM ord ORDER BY id LIMIT 1) AS min_ok,
@@ -49,10 +59,14 @@ SET max_parallel_workers_per_gather = 2;
 SET enable_indexscan = off;
 SET enable_indexonlyscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT min(id), max(id) FROM ord;
-SELECT min(id) = (SELECT id FROM ord ORDER BY id LIMIT 1) AS parallel_min_ok,
-       max(id) = (SELECT id FROM ord ORDER BY id DESC LIMIT 1) AS parallel_max_ok
-FROM ord;
+SET parallel_leader_participation = off;
+-- In parallel: two workers each aggregate part of the table, and the leader combines their two
+-- partial states (ulid_smaller and ulid_larger as combine functions); one execution, kept.
+SELECT * FROM run_into('SELECT min(id) AS lo, max(id) AS hi FROM ord', 'ord_minmax');
 RESET ALL;
+SELECT lo = (SELECT id FROM ord ORDER BY id LIMIT 1) AS parallel_min_ok,
+       hi = (SELECT id FROM ord ORDER BY id DESC LIMIT 1) AS parallel_max_ok
+FROM ord_minmax;
+DROP TABLE ord_minmax;
 
 DROP TABLE ord;

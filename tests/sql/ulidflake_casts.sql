@@ -29,7 +29,8 @@ SELECT '00CMXB6TAK4SA'::ulidflake::timestamptz AS spec_example_time,
        '7ZZZZZZZZZZZZ'::ulidflake::timestamptz AS last;
 SET TimeZone = 'America/St_Johns';
 SELECT '00CMXB6TAK4SA'::ulidflake::timestamptz AS at_st_johns,
-       '00CMXB6TAK4SA'::ulidflake::timestamptz = ulidflake_timestamp('00CMXB6TAK4SA') AS same_instant;
+       '00CMXB6TAK4SA'::ulidflake::timestamptz = '2024-06-06 06:06:06.666+00' AS spec_instant,
+       ulidflake_timestamp('00CMXB6TAK4SA') = '2024-06-06 06:06:06.666+00' AS accessor_spec_instant;
 SET TimeZone = 'UTC';
 -- timestamptz -> ulidflake: the lowest value of the millisecond, sub-milliseconds truncated.
 SELECT '2024-01-01 00:00:00+00'::timestamptz::ulidflake AS epoch,

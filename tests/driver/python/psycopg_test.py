@@ -12,6 +12,8 @@ import uuid
 import psycopg
 from psycopg import errors
 from psycopg.adapt import Dumper
+from psycopg.types import TypeInfo
+from psycopg.types.composite import CompositeInfo, register_composite
 from psycopg.types.numeric import Int8BinaryDumper, Int8BinaryLoader
 from psycopg.types.uuid import UUIDBinaryDumper, UUIDBinaryLoader
 
@@ -91,6 +93,41 @@ def main():
         (100, sum(i * 104729 for i in range(100))),
     )
 
+    # Inside arrays and composites, in binary: array_recv and record_recv call ulid_recv and
+    # ulidflake_recv for each element or field, both ways.
+    TypeInfo.fetch(conn, "ulid").register(conn)
+    TypeInfo.fetch(conn, "ulidflake").register(conn)
+    conn.execute("CREATE TYPE pair AS (id ulid, f ulidflake)")
+    pair_info = CompositeInfo.fetch(conn, "pair")
+    register_composite(pair_info, conn)
+    ids = [AsUlid(bytes=ULID_AS_UUID.bytes), AsUlid(int=1), AsUlid(int=2**128 - 1)]
+    check(
+        "a ulid[] parameter in binary",
+        conn.execute("SELECT %b::text[]", [ids]).fetchone(),
+        ([ULID, "00000000000000000000000001", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"],),
+    )
+    check(
+        "a ulidflake[] parameter in binary",
+        conn.execute("SELECT %b::text[]", [[AsFlake(FLAKE_AS_INT), AsFlake(0)]]).fetchone(),
+        ([FLAKE, "0000000000000"],),
+    )
+    check(
+        "a composite parameter in binary",
+        conn.execute(
+            "SELECT (%b::pair).id::text, (%b::pair).f::text",
+            [pair_info.python_type(ids[0], AsFlake(FLAKE_AS_INT))] * 2,
+        ).fetchone(),
+        (ULID, FLAKE),
+    )
+    cur = conn.cursor(binary=True)
+    check(
+        "a ulid[] and a composite result in binary",
+        cur.execute(
+            "SELECT ARRAY[%s::ulid, '00000000000000000000000001'], ROW(%s::ulid, %s::ulidflake)::pair",
+            [ULID, ULID, FLAKE],
+        ).fetchone(),
+        ([ULID_AS_UUID, uuid.UUID(int=1)], pair_info.python_type(ULID_AS_UUID, FLAKE_AS_INT)),
+    )
     # Binary parameters of the wrong length, or a negative ulidflake: 22P03, session usable.
     class RawDumper(Dumper):
         format = psycopg.pq.Format.BINARY
@@ -125,6 +162,18 @@ def main():
         except errors.InvalidBinaryRepresentation as e:
             check("bad binary parameter", (e.sqlstate, e.diag.message_primary), ("22P03", message))
     check("session usable after errors", conn.execute("SELECT 1").fetchone(), (1,))
+
+    # A bad element inside a binary array: 22P03 from ulid_recv / ulidflake_recv.
+    for value, message in [
+        ([RawUlid(ULID_AS_UUID.bytes), RawUlid(b"\x01" * 15)], "invalid binary ulid: expected 16 bytes, found 15"),
+        ([RawFlake(b"\x00" * 8), RawFlake(b"\x80" + b"\x00" * 7)], "invalid binary ulidflake: the sign bit is set"),
+    ]:
+        try:
+            conn.execute("SELECT %b", [value])
+            check("bad array element rejected", "accepted", message)
+        except errors.InvalidBinaryRepresentation as e:
+            check("bad array element", (e.sqlstate, e.diag.message_primary), ("22P03", message))
+    check("session usable after errors in arrays", conn.execute("SELECT 1").fetchone(), (1,))
 
     # COPY in binary, typed as uuid and bigint on the client: the same wire format.
     with conn.cursor().copy("COPY t TO STDOUT (FORMAT BINARY)") as copy:
