@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the extension on every supported PostgreSQL major (14 to 18), installing
-# whatever is missing first (Debian packages, cargo-pgrx, the PostgreSQL servers, psycopg).
+# whatever is missing first (Debian packages, cargo-pgrx, the PostgreSQL servers, the drivers).
 # For each major, against throwaway clusters of that major:
 #   1. cargo pgrx test: the pure-Rust unit tests (with the codec fuzzing) and the in-server
 #      (#[pg_test]) tests;
@@ -9,9 +9,8 @@
 #      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
 #      logical replication between two clusters, gen_ulidflake() across server restarts, a
-#      pgx_ulid dump restored, the client-driver
-#      test (tests/driver), the README's recipes, the version, install-script baseline and
-#      upgrade scripts;
+#      pgx_ulid dump restored, the README's recipes, the version, install-script baseline and
+#      upgrade scripts; and the client drivers (tests/driver: Python, Node, Rust, Java);
 #   4. the regression tests that need the library not preloaded;
 #   5. the Debian package of that major (scripts/package.sh --pg N, then
 #      tests/integration/package.sh).
@@ -80,7 +79,8 @@ for major in "${MAJORS[@]}"; do
     install_extension --release
 
     log "[$major] SQL regression tests, library preloaded"
-    cluster_start REG "shared_preload_libraries = 'ulid'"
+    # TCP on 127.0.0.1 too, for the JDBC driver (it cannot use the Unix socket).
+    cluster_start REG "shared_preload_libraries = 'ulid'" "listen_addresses = '127.0.0.1'"
     regress_schedule "target/schedule-pg$major"
     run_regress "$REG_HOST" "$REG_PORT" "target/schedule-pg$major" "$PG_REGRESS_FROM-pg$major"
 
@@ -95,8 +95,11 @@ for major in "${MAJORS[@]}"; do
     bash tests/integration/restart.sh
     log "[$major] integration: a pgx_ulid 0.2.2 dump restores unchanged"
     bash tests/integration/pgx_ulid_dump.sh
-    log "[$major] client driver: psycopg 3"
+    log "[$major] client drivers: psycopg 3 and asyncpg (Python), node-postgres, tokio-postgres and sqlx (Rust), pgjdbc"
     bash tests/driver/python/run.sh
+    bash tests/driver/node/run.sh
+    bash tests/driver/rust/run.sh
+    PGHOSTADDR=127.0.0.1 bash tests/driver/java/run.sh
     log "[$major] integration: the README's recipes"
     bash tests/integration/recipes.sh
     log "[$major] integration: versions, install script baseline and upgrade scripts"

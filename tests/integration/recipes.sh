@@ -115,4 +115,23 @@ SQL
 done
 psql -X -q -d postgres -c "DROP DATABASE $db"
 echo "recipes: $ran of the README's $(ls "$work" | wc -l) tested recipes ran on PostgreSQL $PG_MAJOR and passed their checks (the Citus one is marked untested)"
+
+# The client-driver recipes: the README holds, verbatim, the code between the "recipe:begin" and
+# "recipe:end" lines of each driver test (tests/driver), which the test runs.
+python3 - <<'PY' || fail "the README does not hold a driver recipe as its test runs it"
+import glob, re, sys
+readme = open("README.md").read()
+regions = 0
+for path in sorted(glob.glob("tests/driver/**/*.*", recursive=True)):
+    if "node_modules" in path:
+        continue
+    text = open(path, errors="replace").read()
+    for match in re.finditer(r"^.*recipe:begin.*\n((?:.*\n)*?).*recipe:end.*$", text, flags=re.M):
+        regions += 1
+        if match.group(1) not in readme:
+            sys.exit(f"  {path}: its recipe is not in README.md as it is in the test")
+if regions < 6:
+    sys.exit(f"  found only {regions} driver recipes in tests/driver")
+print(f"  driver recipes: the README holds all {regions} as the tests run them")
+PY
 echo "  ok"

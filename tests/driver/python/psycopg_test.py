@@ -12,10 +12,9 @@ import uuid
 import psycopg
 from psycopg import errors
 from psycopg.adapt import Dumper
-from psycopg.types import TypeInfo
 from psycopg.types.composite import CompositeInfo, register_composite
-from psycopg.types.numeric import Int8BinaryDumper, Int8BinaryLoader
-from psycopg.types.uuid import UUIDBinaryDumper, UUIDBinaryLoader
+from psycopg.types.numeric import Int8BinaryDumper
+from psycopg.types.uuid import UUIDBinaryDumper
 
 ULID = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
 ULID_AS_UUID = uuid.UUID("01563e3a-b5d3-d676-4c61-efb99302bd5b")
@@ -23,6 +22,34 @@ FLAKE = "00CMXB6TAK4SA"
 FLAKE_AS_INT = 14246757444195114
 
 checks = 0
+
+
+# recipe:begin
+# psycopg returns the text of a type it has no loader for: out of the box a ulid reads as its
+# 26-character str and a ulidflake as its 13-character str, and str parameters go back as text.
+# For the values instead, tell psycopg that in binary a ulid is a uuid and a ulidflake a bigint
+# (the same bytes), and read with a binary cursor: a ulid is then a uuid.UUID, a ulidflake an int
+# (Python's ints hold all 63 bits). Send them back as %s::ulid and %s::bigint::ulidflake (in an
+# INSERT, plain %s: the casts from uuid and bigint are assignment casts).
+from psycopg.types import TypeInfo
+from psycopg.types.numeric import Int8BinaryLoader
+from psycopg.types.uuid import UUIDBinaryLoader
+
+
+def register_ulid_types(conn):
+    conn.adapters.register_loader(TypeInfo.fetch(conn, "ulid").oid, UUIDBinaryLoader)
+    conn.adapters.register_loader(TypeInfo.fetch(conn, "ulidflake").oid, Int8BinaryLoader)
+
+
+def get_event(conn, event_id):
+    with conn.cursor(binary=True) as cur:
+        cur.execute("SELECT id, flake FROM events WHERE id = %s::ulid", [event_id])
+        return cur.fetchone()  # (UUID('01563e3a-b5d3-d676-4c61-efb99302bd5b'), 14246757444195114)
+
+
+def add_event(conn, event_id, flake):
+    conn.execute("INSERT INTO events (id, flake) VALUES (%s, %s)", [event_id, flake])
+# recipe:end
 
 
 def check(label, got, want):
@@ -53,9 +80,19 @@ def main():
     check("binary ulid is the uuid's 16 bytes", bytes(raw_ulid), ULID_AS_UUID.bytes)
     check("binary ulidflake is the bigint's 8 bytes", bytes(raw_flake), FLAKE_AS_INT.to_bytes(8, "big"))
 
-    # The driver's own uuid and bigint loaders read them, in binary and in text.
-    conn.adapters.register_loader(ulid_oid, UUIDBinaryLoader)
-    conn.adapters.register_loader(flake_oid, Int8BinaryLoader)
+    # The recipe: the driver's own uuid and bigint loaders read them in binary; parameters as
+    # uuid.UUID and int, in WHERE and INSERT; NULLs both ways.
+    register_ulid_types(conn)
+    conn.execute("CREATE TABLE events (id ulid PRIMARY KEY, flake ulidflake)")
+    add_event(conn, ULID_AS_UUID, FLAKE_AS_INT)
+    add_event(conn, uuid.UUID(int=2**128 - 1), 2**63 - 1)
+    add_event(conn, uuid.UUID(int=1), None)
+    check("recipe: read by uuid", get_event(conn, ULID_AS_UUID), (ULID_AS_UUID, FLAKE_AS_INT))
+    check("recipe: the largest values", get_event(conn, uuid.UUID(int=2**128 - 1)), (uuid.UUID(int=2**128 - 1), 2**63 - 1))
+    check("recipe: a NULL ulidflake", get_event(conn, uuid.UUID(int=1)), (uuid.UUID(int=1), None))
+    check("recipe: stored as text", conn.execute("SELECT id::text, flake::text FROM events WHERE flake = %s::bigint::ulidflake",
+                                                 [FLAKE_AS_INT]).fetchone(), (ULID, FLAKE))
+    check("recipe: a missing id", get_event(conn, uuid.UUID(int=2)), None)
     cur = conn.cursor(binary=True)
     row = cur.execute("SELECT %s::ulid, %s::ulidflake", [ULID, FLAKE]).fetchone()
     check("uuid loader on a binary ulid", row, (ULID_AS_UUID, FLAKE_AS_INT))

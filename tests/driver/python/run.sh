@@ -18,3 +18,4 @@ if ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
     cp "$here/requirements.txt" "$venv/requirements.txt"
 fi
 "$venv/bin/python" "$here/psycopg_test.py"
+"$venv/bin/python" "$here/asyncpg_test.py"
