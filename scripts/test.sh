@@ -36,6 +36,8 @@ for major in "${MAJORS[@]}"; do
     ensure_cargo_pgrx
 done
 
+# Logs and schedules go to target/, which a fresh clone does not have until the first build.
+mkdir -p target
 PG_REGRESS_FROM=$REPO_ROOT/target/regress
 run_regress() {  # run_regress HOST PORT SCHEDULE-FILE OUTPUT-DIR
     local host=$1 port=$2 schedule=$3 results=$4 pg_regress
