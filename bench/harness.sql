@@ -51,6 +51,6 @@ CREATE TABLE bench_comparisons (
 
 -- The pgbench insert workload and the storage sizes are recorded here.
 CREATE TABLE bench_inserts (key text, round int, clients int, rows bigint, tps float8, wal_bytes bigint, index_bytes bigint,
-                            server text NOT NULL DEFAULT bench_server());
+                            rows_per_statement int, server text NOT NULL DEFAULT bench_server());
 CREATE TABLE bench_storage (section text, key text, rows bigint, table_bytes bigint, index_bytes bigint,
                             server text NOT NULL DEFAULT bench_server());

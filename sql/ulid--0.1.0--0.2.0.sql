@@ -3,6 +3,7 @@
 --   (a cast's context cannot be altered: each is dropped and created again; expressions that use
 --   a cast depend on its function, which stays).
 -- - New: the casts between ulid and timestamp (UTC), and pgx_ulid's function names as aliases.
+-- - New: gen_server_monotonic_ulid(), strictly increasing across the sessions of a server.
 \echo Use "ALTER EXTENSION ulid UPDATE TO '0.2.0'" to load this file. \quit
 
 DROP CAST (ulid AS timestamptz);
@@ -39,3 +40,8 @@ COMMENT ON FUNCTION ulid_to_uuid(ulid) IS 'pgx_ulid''s name for ulid::uuid: the 
 COMMENT ON FUNCTION ulid_from_uuid(uuid) IS 'pgx_ulid''s name for uuid::ulid: the same 16 bytes';
 COMMENT ON FUNCTION timestamp_to_ulid(timestamp) IS 'pgx_ulid''s name for timestamp::ulid: the lowest ulid of the millisecond, read as UTC';
 COMMENT ON FUNCTION timestamptz_to_ulid(timestamptz) IS 'pgx_ulid''s name for timestamptz::ulid: the lowest ulid of the millisecond';
+
+CREATE FUNCTION gen_server_monotonic_ulid() RETURNS ulid
+    VOLATILE PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_server_monotonic_ulid_wrapper';
+COMMENT ON FUNCTION gen_server_monotonic_ulid() IS 'a new ulid, strictly greater than every earlier one from this function in any session of the server; needs shared_preload_libraries = ''ulid''; 2200H if a millisecond''s 2^80 values run out';

@@ -294,6 +294,13 @@ CREATE FUNCTION gen_monotonic_ulid() RETURNS ulid
     VOLATILE PARALLEL RESTRICTED
     LANGUAGE c AS 'MODULE_PATHNAME', 'gen_monotonic_ulid_wrapper';
 
+-- Strictly increasing across every session of the server: one generator for all, its last value
+-- in shared memory (needs shared_preload_libraries = 'ulid'; 55000 otherwise). A primary key
+-- then fills like a sequence's. The state is server-wide, so parallel workers may run it.
+CREATE FUNCTION gen_server_monotonic_ulid() RETURNS ulid
+    VOLATILE PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'gen_server_monotonic_ulid_wrapper';
+
 -- The same function as the ulid -> timestamptz cast.
 CREATE FUNCTION ulid_timestamp(ulid) RETURNS timestamptz
     IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
@@ -326,6 +333,7 @@ CREATE AGGREGATE max(ulid) (
 COMMENT ON FUNCTION gen_ulid() IS 'a new ulid: the wall-clock millisecond now and 80 bits from a CSPRNG';
 COMMENT ON FUNCTION gen_ulid(timestamptz) IS 'a new ulid for the given instant, with fresh randomness; 22008 outside the ulid range';
 COMMENT ON FUNCTION gen_monotonic_ulid() IS 'a new ulid, strictly greater than the previous one of this session (previous + 1 within a millisecond); 2200H if a millisecond''s 2^80 values run out';
+COMMENT ON FUNCTION gen_server_monotonic_ulid() IS 'a new ulid, strictly greater than every earlier one from this function in any session of the server; needs shared_preload_libraries = ''ulid''; 2200H if a millisecond''s 2^80 values run out';
 COMMENT ON FUNCTION ulid_timestamp(ulid) IS 'the millisecond in a ulid, as a timestamptz';
 COMMENT ON FUNCTION ulid_is_valid(text) IS 'whether the text is a valid ulid (false instead of an error)';
 COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'the larger of two ulids (support of max)';
@@ -677,121 +685,121 @@ COMMENT ON AGGREGATE max(ulidflake) IS 'the largest (newest) ulidflake';
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:190
+-- src/pg/ulid.rs:193
 -- ulid::pg::ulid::gen_ulid_at
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:288
+-- src/pg/ulidflake.rs:276
 -- ulid::pg::ulidflake::gen_ulidflake_scalable
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:91
+-- src/pg/ulid.rs:94
 -- ulid::pg::ulid::ulid_from_bytea
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:136
+-- src/pg/ulid.rs:139
 -- ulid::pg::ulid::ulid_from_timestamp
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:122
+-- src/pg/ulid.rs:125
 -- ulid::pg::ulid::ulid_from_timestamptz
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:149
+-- src/pg/ulid.rs:152
 -- ulid::pg::ulid::ulid_is_valid
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:155
+-- src/pg/ulid.rs:158
 -- ulid::pg::ulid::ulid_larger
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:80
+-- src/pg/ulid.rs:83
 -- ulid::pg::ulid::ulid_recv
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:143
+-- src/pg/ulid.rs:146
 -- ulid::pg::ulid::ulid_same_bytes
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:161
+-- src/pg/ulid.rs:164
 -- ulid::pg::ulid::ulid_smaller
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:129
+-- src/pg/ulid.rs:132
 -- ulid::pg::ulid::ulid_to_timestamp
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulid.rs:102
+-- src/pg/ulid.rs:105
 -- ulid::pg::ulid::ulid_to_timestamptz
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:138
+-- src/pg/ulidflake.rs:133
 -- ulid::pg::ulidflake::ulidflake_from_bigint
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:156
+-- src/pg/ulidflake.rs:151
 -- ulid::pg::ulidflake::ulidflake_from_timestamptz
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:188
+-- src/pg/ulidflake.rs:183
 -- ulid::pg::ulidflake::ulidflake_is_valid
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:170
+-- src/pg/ulidflake.rs:165
 -- ulid::pg::ulidflake::ulidflake_randomness
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:122
+-- src/pg/ulidflake.rs:117
 -- ulid::pg::ulidflake::ulidflake_recv
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:182
+-- src/pg/ulidflake.rs:177
 -- ulid::pg::ulidflake::ulidflake_scalability_id
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:176
+-- src/pg/ulidflake.rs:171
 -- ulid::pg::ulidflake::ulidflake_scalable_randomness
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */
 
 /* <begin connected objects> */
--- src/pg/ulidflake.rs:149
+-- src/pg/ulidflake.rs:144
 -- ulid::pg::ulidflake::ulidflake_to_timestamptz
 -- Skipped due to `#[pgrx(sql = false)]`
 /* </end connected objects> */

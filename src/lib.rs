@@ -47,6 +47,7 @@ mod pg;
 /// Runs when a process loads the library (in the postmaster, if it is preloaded).
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    pg::ulid::init();
     pg::ulidflake::init();
     pg::compat::reserve_guc_prefix(c"ulid");
 }

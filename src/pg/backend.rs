@@ -5,13 +5,14 @@
 //! preloaded the library, say) seeds its own from the OS instead of repeating the parent's stream.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pgrx::{pg_sys, PgSqlErrorCode};
 use rand::rngs::StdRng;
 
 use crate::generator::entropy::{self, PerProcess};
 use crate::generator::monotonic::MonotonicUlid;
-use crate::pg::error::raise;
+use crate::pg::error::{raise, raise_with_hint};
 
 pub struct BackendState {
     pub rng: StdRng,
@@ -47,6 +48,38 @@ pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
             PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
             format!("could not seed the random number generator: {}", e.0),
         ),
+    }
+}
+
+/// Whether this process has the server-wide state in shared memory: the postmaster loaded the
+/// library through `shared_preload_libraries` (see [`preloading`]).
+static SHARED_MEMORY: AtomicBool = AtomicBool::new(false);
+
+/// Whether the library is being loaded by the postmaster, through `shared_preload_libraries`:
+/// then, and only then, it can ask for shared memory. Call in `_PG_init`; remembers the answer.
+pub fn preloading() -> bool {
+    // SAFETY: a plain read of a flag PostgreSQL sets while it loads the preloaded libraries.
+    let preloading = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
+    if preloading {
+        SHARED_MEMORY.store(true, Ordering::Relaxed);
+    }
+    preloading
+}
+
+/// Raises `55000`, with a hint saying what to add, unless the server-wide state exists: the
+/// generators that keep it (`function`) refuse to run rather than hand out values that could
+/// repeat.
+#[inline]
+pub fn require_shared_memory(function: &str) {
+    if !SHARED_MEMORY.load(Ordering::Relaxed) {
+        raise_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("{function} needs the ulid library loaded via \"shared_preload_libraries\""),
+            &format!(
+                "Add 'ulid' to shared_preload_libraries in postgresql.conf and restart the server: \
+                 {function} keeps its server-wide state in shared memory."
+            ),
+        );
     }
 }
 

@@ -6,13 +6,16 @@
 
 use pgrx::datum::{Internal, Timestamp, TimestampWithTimeZone};
 use pgrx::prelude::*;
-use pgrx::{pg_sys, FromDatum, IntoDatum, PgSqlErrorCode};
+use pgrx::{
+    pg_shmem_init, pg_sys, FromDatum, IntoDatum, PGRXSharedMemory, PgLwLock, PgSqlErrorCode,
+};
 
 use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
 use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
-use crate::pg::backend::with_state;
+use crate::generator::monotonic::{Exhausted, MonotonicUlid};
+use crate::pg::backend::{preloading, require_shared_memory, with_state};
 use crate::pg::compat::InputErrors;
 use crate::pg::datum::{
     fmgr_entry_point, palloc, parse_input, sql_type, unread_bytes, InputText, PallocCString,
@@ -193,6 +196,17 @@ fn gen_ulid_at(timestamp: TimestampWithTimeZone) -> Ulid {
     with_state(|state| Ulid::from_parts(ms, random_u80(&mut state.rng)))
 }
 
+/// `2200H` for a monotonic generator (`function`) whose millisecond is used up.
+#[cold]
+fn raise_exhausted(function: &str, exhausted: Exhausted) -> ! {
+    let at = ulid_to_timestamptz(Ulid::first_of_millisecond(exhausted.timestamp_ms));
+    raise_with_hint(
+        PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+        format!("{function} overflow: all 2^80 values of millisecond \"{at}\" are used"),
+        "Values come again when the clock passes that millisecond; gen_ulid() does not have this limit.",
+    )
+}
+
 /// `gen_monotonic_ulid()`: strictly increasing within this backend.
 #[inline]
 fn gen_monotonic_ulid() -> Ulid {
@@ -201,19 +215,46 @@ fn gen_monotonic_ulid() -> Ulid {
         let rng = &mut state.rng;
         state.monotonic_ulid.next(now, || random_u80(rng))
     });
-    next.unwrap_or_else(|exhausted| {
-        let at = ulid_to_timestamptz(Ulid::first_of_millisecond(exhausted.timestamp_ms));
-        raise_with_hint(
-            PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
-            format!("gen_monotonic_ulid() overflow: all 2^80 values of millisecond \"{at}\" are used"),
-            "Values come again when the clock passes that millisecond; gen_ulid() does not have this limit.",
-        )
-    })
+    next.unwrap_or_else(|exhausted| raise_exhausted("gen_monotonic_ulid()", exhausted))
 }
 fmgr_entry_point!(
     pg_finfo_gen_monotonic_ulid_wrapper,
     gen_monotonic_ulid_wrapper,
     gen_monotonic_ulid
+);
+
+/// The generator of `gen_server_monotonic_ulid()`, one for the whole server: its last value, in
+/// shared memory under a lock, so that every session's next value is greater than every value
+/// any session was handed before.
+static SERVER_MONOTONIC: PgLwLock<MonotonicUlid> =
+    unsafe { PgLwLock::new(c"ulid.server_monotonic_ulid") };
+
+// SAFETY: plain data (the last ULID, or none), no pointers: valid in any process's mapping.
+unsafe impl PGRXSharedMemory for MonotonicUlid {}
+
+/// When the postmaster preloads the library: the shared memory of the server-wide generator.
+pub fn init() {
+    if preloading() {
+        pg_shmem_init!(SERVER_MONOTONIC);
+    }
+}
+
+/// `gen_server_monotonic_ulid()`: strictly increasing across every session of the server. The
+/// same rules as `gen_monotonic_ulid()` (the spec's), on one state for all: a later millisecond
+/// starts from fresh randomness, the same one (or a clock behind it) takes the previous value + 1.
+#[inline]
+fn gen_server_monotonic_ulid() -> Ulid {
+    require_shared_memory("gen_server_monotonic_ulid()");
+    let now = clock_ms();
+    // Drawn outside the lock, and used only if the millisecond is a new one.
+    let fresh = with_state(|state| random_u80(&mut state.rng));
+    let next = SERVER_MONOTONIC.exclusive().next(now, || fresh);
+    next.unwrap_or_else(|exhausted| raise_exhausted("gen_server_monotonic_ulid()", exhausted))
+}
+fmgr_entry_point!(
+    pg_finfo_gen_server_monotonic_ulid_wrapper,
+    gen_server_monotonic_ulid_wrapper,
+    gen_server_monotonic_ulid
 );
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -223,6 +264,7 @@ mod tests {
 
     use std::sync::atomic::Ordering;
 
+    use super::SERVER_MONOTONIC;
     use crate::codec::ulid::Ulid;
     use crate::generator::clock::{test_hook::shift_clock, unix_ms_now};
     use crate::generator::entropy::{random_u80, test_hook::REFUSE_ENTROPY};
@@ -253,6 +295,31 @@ mod tests {
             Spi::get_one::<i32>("SELECT length(gen_ulid()::text)"),
             Ok(Some(26))
         );
+    }
+
+    /// The server-wide generator: the same overflow rule (2200H, naming its own function) when
+    /// its state, shared by every session, has the largest randomness of a millisecond the clock
+    /// has not reached; after one below it, exactly one more value first.
+    #[pg_test]
+    fn server_monotonic_overflow_is_2200h() {
+        let far_future = Ulid::MAX_TIMESTAMP_MS - 1;
+        *SERVER_MONOTONIC.exclusive() =
+            MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM - 1));
+        Spi::run("SET TimeZone = 'UTC'").unwrap();
+        let last = Spi::get_one::<String>("SELECT gen_server_monotonic_ulid()::text");
+        assert_eq!(
+            last,
+            Ok(Some(
+                Ulid::from_parts(far_future, Ulid::MAX_RANDOM).to_string()
+            ))
+        );
+        assert_eq!(
+            sqlstate_of("SELECT gen_server_monotonic_ulid()"),
+            "2200H: gen_server_monotonic_ulid() overflow: all 2^80 values of millisecond \
+             \"10889-08-02 05:31:50.654+00\" are used"
+        );
+        *SERVER_MONOTONIC.exclusive() = MonotonicUlid::new();
+        assert_eq!(sqlstate_of("SELECT gen_server_monotonic_ulid()"), "ok");
     }
 
     /// One below the largest randomness: exactly one more value, then the overflow.

@@ -5,7 +5,7 @@
 //! PostgreSQL's own `bigint` functions. Generation is server-wide: the last value handed out
 //! lives in shared memory, which needs `shared_preload_libraries = 'ulid'`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
@@ -20,7 +20,7 @@ use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
 use crate::codec::ulidflake::Ulidflake;
 use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
-use crate::pg::backend::with_state;
+use crate::pg::backend::{preloading, require_shared_memory, with_state};
 use crate::pg::compat::InputErrors;
 use crate::pg::datum::{
     fmgr_entry_point, parse_input, sql_type, unread_bytes, InputText, PallocCString,
@@ -64,9 +64,6 @@ sql_type!(Ulidflake, "ulidflake");
 /// The last value handed out on this server, in shared memory.
 static LAST: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"ulid.ulidflake_last") };
 
-/// Whether this process has the shared state: the library was preloaded by the postmaster.
-static SHARED_STATE: AtomicBool = AtomicBool::new(false);
-
 /// `ulid.node_id`: the scalability id `gen_ulidflake()` puts in its values, or -1 for
 /// stand-alone values.
 static NODE_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
@@ -83,10 +80,8 @@ pub fn init() {
         GucContext::Sighup,
         GucFlags::default(),
     );
-    // SAFETY: read once, in _PG_init.
-    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
+    if preloading() {
         pg_shmem_init!(LAST = AtomicU64::new(0));
-        SHARED_STATE.store(true, Ordering::Relaxed);
     }
 }
 
@@ -232,14 +227,7 @@ fn wait_for_clock(started: &mut Option<Instant>, timestamp_ms: u64) -> bool {
 }
 
 fn generate(layout: Layout) -> Ulidflake {
-    if !SHARED_STATE.load(Ordering::Relaxed) {
-        raise_with_hint(
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            "gen_ulidflake() needs the ulid library loaded via \"shared_preload_libraries\"".into(),
-            "Add 'ulid' to shared_preload_libraries in postgresql.conf and restart the server: \
-             ulidflake ids are unique server-wide through state in shared memory.",
-        );
-    }
+    require_shared_memory("gen_ulidflake()");
     let draw = with_state(|state| Draw {
         fresh: state.rng.next_u32(),
         increment: state.rng.random_range(1..=255),

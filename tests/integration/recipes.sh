@@ -63,6 +63,11 @@ for file in "$work"/*.sql; do
     case $name in
         primary-key)
             check "$name" "$db" "SELECT count(*) = 3 AND count(DISTINCT id) = 3 FROM customers" ;;
+        server-monotonic)
+            check "$name" "$db" "SELECT count(*) = 1000 AND count(DISTINCT id) = 1000
+                                        AND bool_and(id::timestamptz BETWEEN now() - interval '1 hour' AND clock_timestamp())
+                                        AND (SELECT pg_get_expr(adbin, adrelid) = 'gen_server_monotonic_ulid()' FROM pg_attrdef WHERE adrelid = 'measurements'::regclass)
+                                 FROM measurements" ;;
         creation-time)
             check "$name" "$db" "SELECT bool_and(created_at = id::timestamptz AND created_at BETWEEN now() - interval '1 hour' AND now()) FROM customers" ;;
         time-range)

@@ -1,6 +1,7 @@
--- Without shared_preload_libraries: ulid works fully (the library loads on first use); the
--- ulidflake type works, but gen_ulidflake() has no server-wide state and refuses to run rather
--- than risk duplicates.
+-- Without shared_preload_libraries: ulid works (the library loads on first use) but for
+-- gen_server_monotonic_ulid(); the ulidflake type works, but gen_ulidflake() does not. The two
+-- generators with server-wide state have none, and refuse to run rather than fall back to
+-- something weaker.
 SHOW shared_preload_libraries;
 SELECT length(gen_ulid()::text) AS gen_ulid, gen_monotonic_ulid() < gen_monotonic_ulid() AS monotonic;
 CREATE EXTENSION dblink;
@@ -11,3 +12,5 @@ DROP EXTENSION dblink;
 SELECT '00CMXB6TAK4SA'::ulidflake::bigint AS flake_type_works;
 SELECT gen_ulidflake();
 SELECT sqlstate_of('SELECT gen_ulidflake()') AS standalone, sqlstate_of('SELECT gen_ulidflake(3)') AS scalable;
+SELECT gen_server_monotonic_ulid();
+SELECT sqlstate_of('SELECT gen_server_monotonic_ulid()') AS server_monotonic;
