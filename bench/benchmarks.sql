@@ -4,18 +4,20 @@ SET max_parallel_workers_per_gather = 0;
 SET max_parallel_maintenance_workers = 0;
 SET jit = off;
 
--- 1. Generation, per row. On PostgreSQL 18 and later, also core uuidv7().
+-- 1. Generation, per row. On PostgreSQL 18 and later, also core uuidv7(). The portable SQL
+-- edition's generator (portable/ulid_portable.sql, installed in schema portable by bench.sh) too.
 SELECT current_setting('server_version_num')::int >= 180000 AS has_uuidv7 \gset
 CALL bench_group('generation',
     ARRAY['floor: count(x)', 'gen_ulid()', 'gen_monotonic_ulid()', 'gen_ulidflake()', 'gen_random_uuid()',
-          'clock_timestamp()']
+          'clock_timestamp()', 'portable: gen_ulid_uuid()']
         || CASE WHEN :'has_uuidv7'::boolean THEN ARRAY['uuidv7()'] ELSE '{}' END,
     ARRAY[format('SELECT count(x) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_monotonic_ulid()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_ulidflake()) FROM generate_series(1, %s) AS x', :n),
           format('SELECT count(gen_random_uuid()) FROM generate_series(1, %s) AS x', :n),
-          format('SELECT count(clock_timestamp()) FROM generate_series(1, %s) AS x', :n)]
+          format('SELECT count(clock_timestamp()) FROM generate_series(1, %s) AS x', :n),
+          format('SELECT count(portable.gen_ulid_uuid()) FROM generate_series(1, %s) AS x', :n)]
         || CASE WHEN :'has_uuidv7'::boolean THEN ARRAY[format('SELECT count(uuidv7()) FROM generate_series(1, %s) AS x', :n)]
                 ELSE '{}' END,
     :reps);
@@ -37,7 +39,11 @@ INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note) VAL
      'for reference: gen_ulidflake() against that limit'),
     ('generation', 'generation', 'gen_random_uuid()', 'floor: count(x)', NULL, 'for reference'),
     ('generation', 'generation', 'clock_timestamp()', 'floor: count(x)', NULL,
-     'for reference: core''s read of the wall clock, which every generator must make');
+     'for reference: core''s read of the wall clock, which every generator must make'),
+    ('generation', 'generation', 'portable: gen_ulid_uuid()', 'gen_ulid()', NULL,
+     'for reference: the portable SQL edition, for databases without the extension'),
+    ('generation', 'generation', 'portable: gen_ulid_uuid()', 'gen_random_uuid()', NULL,
+     'for reference: the portable edition against the core generator it draws its random bits from');
 INSERT INTO bench_comparisons (section, bench, ours, baseline, target, note)
 SELECT * FROM (VALUES
     ('generation', 'generation', 'gen_ulid()', 'uuidv7()', 1.0, 'as fast as core''s time-ordered uuid'),

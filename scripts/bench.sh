@@ -110,6 +110,7 @@ bench_major() {
     psql -X -q -d postgres -c "CREATE DATABASE bench"
     run_sql -c "CREATE EXTENSION ulid"
     run_sql -f bench/harness.sql
+    run_sql -c "CREATE SCHEMA portable" -c "SET search_path = portable" -f portable/ulid_portable.sql
     SERVERS+=("$(run_sql -At -c 'SHOW server_version')")
 
     log "[$PG_MAJOR] benchmarks 1-3 and 5: $rows rows, $reps rounds after a warm-up"

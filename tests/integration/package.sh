@@ -2,7 +2,8 @@
 # The Debian package of the current major (ULID_PG_MAJOR) holds what it should and works without
 # the build tree. Run after scripts/package.sh --pg N, as root (or with sudo).
 #   - Contents: ulid.so under /usr/lib/postgresql/N/lib, ulid.control, the install script and
-#     every upgrade script under /usr/share/postgresql/N/extension, the docs; it depends on
+#     every upgrade script under /usr/share/postgresql/N/extension, the portable SQL edition
+#     (as in portable/) under /usr/share/postgresql/N/contrib, the docs; it depends on
 #     postgresql-N; the library has no test hooks (those exist only in `cargo pgrx test` builds).
 #   - PostgreSQL 15 (Debian's server, as on a user's machine): every file of the extension is
 #     removed from PostgreSQL's directories, the package is installed with dpkg, then a fresh
@@ -30,10 +31,14 @@ contents=$(dpkg-deb --contents "$deb" | awk '{print $6}' | grep -v '/$' | sed 's
 expected=$( (echo "/usr/lib/postgresql/$PG_MAJOR/lib/ulid.so"
              echo "/usr/share/postgresql/$PG_MAJOR/extension/ulid.control"
              for f in "sql/ulid--$version.sql" sql/ulid--*--*.sql; do echo "/usr/share/postgresql/$PG_MAJOR/extension/$(basename "$f")"; done
+             echo "/usr/share/postgresql/$PG_MAJOR/contrib/ulid_portable.sql"
              for f in README.md CHANGELOG.md copyright; do echo "/usr/share/doc/$package/$f"; done) | sort)
 [ "$contents" = "$expected" ] || fail "package contents differ:"$'\n'"$(diff <(echo "$expected") <(echo "$contents"))"
 [ "$(dpkg-deb --field "$deb" Package)" = "$package" ] || fail "the package is not named $package"
 dpkg-deb --field "$deb" Depends | grep -q "^postgresql-$PG_MAJOR," || fail "the package does not depend on postgresql-$PG_MAJOR"
+
+dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/postgresql/$PG_MAJOR/contrib/ulid_portable.sql" \
+    | cmp -s - portable/ulid_portable.sql || fail "the packaged ulid_portable.sql is not portable/ulid_portable.sql"
 
 # The packaged library is a production build: none of the test hooks of `cargo pgrx test` builds.
 if dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/postgresql/$PG_MAJOR/lib/ulid.so" | grep -q "ulid test hook"; then
