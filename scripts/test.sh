@@ -122,7 +122,7 @@ for major in "${MAJORS[@]}"; do
     bash scripts/package.sh --pg "$major" >/dev/null
     bash tests/integration/package.sh
 
-    SUMMARY+=("PostgreSQL $version: $rust_tests Rust tests, regression tests ${regress_counts/ / + } (preloaded + not), integration, driver, recipes, portable edition, versions, package: passed in $((SECONDS - started)) s")
+    SUMMARY+=("PostgreSQL $version: $rust_tests Rust tests, regression tests ${regress_counts/ / + } (preloaded + not), integration, client drivers, recipes, portable edition, versions, package: passed in $((SECONDS - started)) s")
 done
 
 if [[ " ${MAJORS[*]} " == *" 15 "* && " ${MAJORS[*]} " == *" 18 "* ]]; then
