@@ -1,9 +1,9 @@
 -- Generators, accessors and aggregates of `ulidflake`.
 
--- Server-wide: every call on the server returns a value greater than every earlier call's, from
--- state in shared memory (needs shared_preload_libraries = 'ulid'). Stand-alone ids, or scalable
--- ids carrying the server's node number when ulid.node_id is set. Parallel workers share the
--- state: PARALLEL SAFE.
+-- One sequence per database: every call in the database returns a value greater than every
+-- earlier call's, from state in shared memory (needs shared_preload_libraries = 'ulid').
+-- Stand-alone ids, or scalable ids carrying the server's node number when ulid.node_id is set.
+-- Parallel workers share the state: PARALLEL SAFE.
 CREATE FUNCTION gen_ulidflake() RETURNS ulidflake
     VOLATILE PARALLEL SAFE
     LANGUAGE c AS 'MODULE_PATHNAME', 'gen_ulidflake_wrapper';
@@ -54,8 +54,8 @@ CREATE AGGREGATE max(ulidflake) (
     SORTOP = >, PARALLEL = SAFE
 );
 
-COMMENT ON FUNCTION gen_ulidflake() IS 'a new ulidflake, greater than every earlier one on this server; scalable with the node number when ulid.node_id is set; needs shared_preload_libraries = ''ulid'' (55000)';
-COMMENT ON FUNCTION gen_ulidflake(integer) IS 'a new scalable ulidflake carrying the given scalability id 0..31 (22023 otherwise), greater than every earlier one on this server';
+COMMENT ON FUNCTION gen_ulidflake() IS 'a new ulidflake, greater than every earlier one in this database; scalable with the node number when ulid.node_id is set; needs shared_preload_libraries = ''ulid'' (55000)';
+COMMENT ON FUNCTION gen_ulidflake(integer) IS 'a new scalable ulidflake carrying the given scalability id 0..31 (22023 otherwise), greater than every earlier one in this database';
 COMMENT ON FUNCTION ulidflake_timestamp(ulidflake) IS 'the millisecond in a ulidflake, as a timestamptz';
 COMMENT ON FUNCTION ulidflake_randomness(ulidflake) IS 'the low 20 bits of a ulidflake: the randomness of a stand-alone id';
 COMMENT ON FUNCTION ulidflake_scalable_randomness(ulidflake) IS 'bits 5..19 of a ulidflake: the randomness of a scalable id';

@@ -47,7 +47,8 @@ mod pg;
 /// Runs when a process loads the library (in the postmaster, if it is preloaded).
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
-    pg::ulid::init();
+    pg::backend::init();
+    pg::shared_state::init();
     pg::ulidflake::init();
     pg::compat::reserve_guc_prefix(c"ulid");
 }
@@ -59,7 +60,7 @@ pub mod pg_test {
 
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
-        // gen_ulidflake() keeps its state in shared memory.
+        // gen_ulidflake() and gen_server_monotonic_ulid() keep their state in shared memory.
         vec!["shared_preload_libraries = 'ulid'"]
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! A PostgreSQL backend is a `fork()` of the postmaster, and parallel workers are forks too. State
 //! that a parent built would be copied into every child, and two children would then hand out the
-//! same "random" numbers. So the state remembers the process it was built in and is rebuilt, from
-//! the OS, whenever a different process uses it.
+//! same "random" numbers. So the state is built lazily, in the process that uses it, and the
+//! glue (`crate::pg::backend`) empties it in every forked child.
 
 use rand::rngs::{StdRng, SysRng};
 use rand::{Rng, SeedableRng};
@@ -13,29 +13,30 @@ use rand::{Rng, SeedableRng};
 #[derive(Debug)]
 pub struct SeedError(pub String);
 
-/// State that belongs to one process and is built afresh in any other.
+/// State that belongs to one process, built on first use: the fork handler resets it to
+/// [`PerProcess::new`] in every child.
 #[derive(Debug)]
 pub struct PerProcess<T> {
-    owner: Option<(i32, T)>,
+    state: Option<T>,
 }
 
 impl<T> PerProcess<T> {
     pub const fn new() -> Self {
-        PerProcess { owner: None }
+        PerProcess { state: None }
     }
 
-    /// The state of process `pid`, built with `init` if this process has none yet.
+    /// The state, built with `init` if there is none yet; if `init` fails, the next call tries
+    /// again.
     #[inline]
     pub fn get(
         &mut self,
-        pid: i32,
         init: impl FnOnce() -> Result<T, SeedError>,
     ) -> Result<&mut T, SeedError> {
-        if !matches!(self.owner, Some((owner, _)) if owner == pid) {
-            self.owner = Some((pid, init()?));
+        if self.state.is_none() {
+            self.state = Some(init()?);
         }
-        match &mut self.owner {
-            Some((_, state)) => Ok(state),
+        match &mut self.state {
+            Some(state) => Ok(state),
             None => unreachable!("set just above"),
         }
     }
@@ -79,31 +80,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn state_is_rebuilt_for_another_process_only() {
+    fn state_is_built_once_until_reset() {
         let mut builds = 0;
         let mut state = PerProcess::new();
-        let mut get = |pid: i32, state: &mut PerProcess<i32>| {
+        let mut get = |state: &mut PerProcess<i32>| {
             *state
-                .get(pid, || {
+                .get(|| {
                     builds += 1;
-                    Ok(pid * 10)
+                    Ok(builds * 10)
                 })
                 .unwrap()
         };
-        assert_eq!(get(100, &mut state), 1000);
-        assert_eq!(get(100, &mut state), 1000);
-        assert_eq!(get(200, &mut state), 2000);
-        assert_eq!(get(100, &mut state), 1000);
-        assert_eq!(builds, 3);
+        assert_eq!(get(&mut state), 10);
+        assert_eq!(get(&mut state), 10);
+        state = PerProcess::new();
+        assert_eq!(get(&mut state), 20);
+        assert_eq!(builds, 2);
     }
 
     #[test]
     fn seeding_failure_is_reported_and_retried() {
         let mut state: PerProcess<u8> = PerProcess::new();
-        assert!(state
-            .get(1, || Err(SeedError("no entropy".into())))
-            .is_err());
-        assert_eq!(*state.get(1, || Ok(7)).unwrap(), 7);
+        assert!(state.get(|| Err(SeedError("no entropy".into()))).is_err());
+        assert_eq!(*state.get(|| Ok(7)).unwrap(), 7);
     }
 
     #[test]

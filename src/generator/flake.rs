@@ -79,7 +79,7 @@ pub enum GenerateError {
     ClockStuck { timestamp_ms: u64 },
 }
 
-/// Generates the next server-wide value: reads the clock, computes [`next_after`] the shared
+/// Generates the next value of a shared sequence: reads the clock, computes [`next_after`] the shared
 /// `last` value and installs the result with a compare-and-swap, retrying if another backend got
 /// there first. While the millisecond is used up it calls `wait(millisecond)`, which waits for
 /// the clock to pass it (or part of the way) and returns `false` to give up; then it reads the

@@ -1,18 +1,20 @@
 //! State that each backend keeps for itself: its CSPRNG and its monotonic ULID generator.
 //!
-//! A backend is one process with one thread. The state is tied to the process id
-//! (`MyProcPid`), so a process forked from one that already held state (a postmaster that
-//! preloaded the library, say) seeds its own from the OS instead of repeating the parent's stream.
+//! A backend is one process with one thread. Every process PostgreSQL starts is a `fork()` (of
+//! the postmaster, which may have loaded the library first), and code running in a backend may
+//! fork again (PL/Python's `os.fork()`, another extension). A child must not continue its
+//! parent's random stream: the library registers a `pthread_atfork` handler that empties the
+//! state in every forked child, which then seeds its own from the OS on first use. (Comparing
+//! `MyProcPid` is not enough: only PostgreSQL's own forks update it.) Nothing is checked per call.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-use pgrx::{pg_sys, PgSqlErrorCode};
+use pgrx::PgSqlErrorCode;
 use rand::rngs::StdRng;
 
 use crate::generator::entropy::{self, PerProcess};
 use crate::generator::monotonic::MonotonicUlid;
-use crate::pg::error::{raise, raise_with_hint};
+use crate::pg::error::raise;
 
 pub struct BackendState {
     pub rng: StdRng,
@@ -30,13 +32,27 @@ unsafe impl<T> Sync for BackendLocal<T> {}
 static STATE: BackendLocal<PerProcess<BackendState>> =
     BackendLocal(RefCell::new(PerProcess::new()));
 
+/// Registers the fork handler. Called in `_PG_init`, once per process that loads the library;
+/// a forked child inherits the registration.
+pub fn init() {
+    // SAFETY: registers a handler that only writes this library's static (see `forget_in_child`).
+    let registered = unsafe { libc::pthread_atfork(None, None, Some(forget_in_child)) };
+    assert_eq!(registered, 0, "pthread_atfork failed");
+}
+
+/// Runs in every child right after `fork()`: the state is emptied, so the child seeds its own.
+extern "C" fn forget_in_child() {
+    // SAFETY: the child has one thread, and no Rust code of this library is running in it at
+    // the moment of the fork (no generator forks), so nothing borrows the state. The old state
+    // owns no heap memory; it is overwritten without being dropped.
+    unsafe { STATE.0.as_ptr().write(PerProcess::new()) };
+}
+
 /// Runs `f` with this backend's state, seeding it from the OS on first use in this process.
 #[inline]
 pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
-    // SAFETY: MyProcPid is set once at process start and only read afterwards.
-    let pid = unsafe { pg_sys::MyProcPid };
     let mut slot = STATE.0.borrow_mut();
-    let state = slot.get(pid, || {
+    let state = slot.get(|| {
         Ok(BackendState {
             rng: entropy::seeded_from_os()?,
             monotonic_ulid: MonotonicUlid::new(),
@@ -48,38 +64,6 @@ pub fn with_state<R>(f: impl FnOnce(&mut BackendState) -> R) -> R {
             PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
             format!("could not seed the random number generator: {}", e.0),
         ),
-    }
-}
-
-/// Whether this process has the server-wide state in shared memory: the postmaster loaded the
-/// library through `shared_preload_libraries` (see [`preloading`]).
-static SHARED_MEMORY: AtomicBool = AtomicBool::new(false);
-
-/// Whether the library is being loaded by the postmaster, through `shared_preload_libraries`:
-/// then, and only then, it can ask for shared memory. Call in `_PG_init`; remembers the answer.
-pub fn preloading() -> bool {
-    // SAFETY: a plain read of a flag PostgreSQL sets while it loads the preloaded libraries.
-    let preloading = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
-    if preloading {
-        SHARED_MEMORY.store(true, Ordering::Relaxed);
-    }
-    preloading
-}
-
-/// Raises `55000`, with a hint saying what to add, unless the server-wide state exists: the
-/// generators that keep it (`function`) refuse to run rather than hand out values that could
-/// repeat.
-#[inline]
-pub fn require_shared_memory(function: &str) {
-    if !SHARED_MEMORY.load(Ordering::Relaxed) {
-        raise_with_hint(
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            format!("{function} needs the ulid library loaded via \"shared_preload_libraries\""),
-            &format!(
-                "Add 'ulid' to shared_preload_libraries in postgresql.conf and restart the server: \
-                 {function} keeps its server-wide state in shared memory."
-            ),
-        );
     }
 }
 

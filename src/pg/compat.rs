@@ -8,10 +8,14 @@
 //!   `COPY ... (ON_ERROR ignore)` may pass a type's input function an `ErrorSaveContext`, and then
 //!   expects bad input to be recorded there instead of raised. Before 16 there is no such context:
 //!   bad input always raises.
+//! - Asking for shared memory: from 15 on, only in `shmem_request_hook`; 14 has no such hook and
+//!   takes the request in `_PG_init` itself.
 
 use core::ffi::CStr;
 
 use pgrx::{pg_sys, PgSqlErrorCode};
+
+use crate::pg::error::MessageBuf;
 
 /// Reserves the settings prefix `prefix` (our `ulid.`) for this library. Called in `_PG_init`.
 pub fn reserve_guc_prefix(prefix: &CStr) {
@@ -25,77 +29,83 @@ pub fn reserve_guc_prefix(prefix: &CStr) {
     }
 }
 
-/// Where a type's input function reports bad input: into the caller's `ErrorSaveContext` when it
-/// passed one (PostgreSQL 16 and later), as an `ERROR` otherwise. The SQLSTATE and message are the
-/// same either way.
-pub struct InputErrors {
-    #[cfg(not(any(feature = "pg14", feature = "pg15")))]
-    soft: Option<core::ptr::NonNull<pg_sys::Node>>,
-}
-
-impl InputErrors {
-    /// The error context of an input function's call.
-    ///
-    /// # Safety
-    /// `fcinfo` is the valid `FunctionCallInfo` of the current call.
-    #[inline]
-    pub unsafe fn of_call(fcinfo: pg_sys::FunctionCallInfo) -> Self {
-        #[cfg(any(feature = "pg14", feature = "pg15"))]
-        {
-            let _ = fcinfo;
-            InputErrors {}
-        }
-        #[cfg(not(any(feature = "pg14", feature = "pg15")))]
-        {
-            // SAFETY: fmgr's `context` is NULL or a valid Node.
-            let context = unsafe { (*fcinfo).context };
-            let soft = core::ptr::NonNull::new(context).filter(
-                |node| unsafe { node.as_ref().type_ } == pg_sys::NodeTag::T_ErrorSaveContext,
-            );
-            InputErrors { soft }
-        }
-    }
-
-    /// Reports bad input: records it in the caller's soft-error context and returns, or raises
-    /// an `ERROR` (and does not return) when the caller gave none.
-    pub fn report(&self, code: PgSqlErrorCode, message: String) {
-        #[cfg(not(any(feature = "pg14", feature = "pg15")))]
-        if let Some(context) = self.soft {
-            // SAFETY: `context` is the caller's ErrorSaveContext; errsave_start/errsave_finish
-            // with a soft context record the error and return (they never longjmp).
-            unsafe { save_soft_error(context.as_ptr(), code, &message) };
-            return;
-        }
-        crate::pg::error::raise(code, message)
-    }
-}
-
-/// `errsave(context, errcode(code), errmsg("%s", message))`, as core's input functions do.
+/// Reports bad input of a type's input function: `errsave(context, errcode(code),
+/// errmsg("%s", message))` as core's input functions do. That is, into the caller's
+/// `ErrorSaveContext` if it passed one (PostgreSQL 16 and later), and then returns a dummy
+/// Datum that the caller ignores; else as an `ERROR`, and does not return. The SQLSTATE and
+/// message are the same either way.
 ///
 /// # Safety
-/// `context` is a valid `ErrorSaveContext`.
-#[cfg(not(any(feature = "pg14", feature = "pg15")))]
-unsafe fn save_soft_error(context: *mut pg_sys::Node, code: PgSqlErrorCode, message: &str) {
-    // The same declarations pgrx makes for its own ereport: these report functions do not raise.
-    extern "C-unwind" {
-        fn errcode(sqlerrcode: core::ffi::c_int) -> core::ffi::c_int;
-        fn errmsg(fmt: *const core::ffi::c_char, ...) -> core::ffi::c_int;
-    }
-    // errsave_start says whether the caller wants the details (pg_input_error_info does,
-    // pg_input_is_valid does not); it has marked the error as occurred either way.
-    // SAFETY: see the function's contract.
-    unsafe {
-        if pg_sys::errsave_start(context, core::ptr::null()) {
-            let message = std::ffi::CString::new(message.replace('\0', ""))
-                .expect("no NUL bytes are left in the message");
-            errcode(code as core::ffi::c_int);
-            errmsg(c"%s".as_ptr(), message.as_ptr());
-            pg_sys::errsave_finish(
-                context,
-                c"compat.rs".as_ptr(),
-                line!() as core::ffi::c_int,
-                c"ulid".as_ptr(),
+/// Called from the entry point of the input function whose call `fcinfo` is, with nothing alive
+/// in its frames that needs dropping: PostgreSQL may `longjmp` out of what this calls (an
+/// `ERROR`, or a failure while it records the error).
+pub unsafe fn report_bad_input(
+    fcinfo: pg_sys::FunctionCallInfo,
+    code: PgSqlErrorCode,
+    message: &mut MessageBuf,
+) -> pg_sys::Datum {
+    #[cfg(not(any(feature = "pg14", feature = "pg15")))]
+    {
+        use crate::pg::fmgr::{add_to_report, FILE};
+        extern "C-unwind" {
+            fn errsave_start(context: *mut pg_sys::Node, domain: *const core::ffi::c_char) -> bool;
+            fn errsave_finish(
+                context: *mut pg_sys::Node,
+                filename: *const core::ffi::c_char,
+                lineno: core::ffi::c_int,
+                funcname: *const core::ffi::c_char,
             );
+        }
+        // SAFETY: fmgr's `context` is NULL or a valid Node; see the contract for the rest.
+        unsafe {
+            let context = (*fcinfo).context;
+            if !context.is_null() && (*context).type_ == pg_sys::NodeTag::T_ErrorSaveContext {
+                // errsave_start says whether the caller wants the details (pg_input_error_info
+                // does, pg_input_is_valid does not); it has marked the error as occurred either way.
+                if errsave_start(context, core::ptr::null()) {
+                    add_to_report(code as core::ffi::c_int, message);
+                    errsave_finish(context, FILE, 0, core::ptr::null());
+                }
+                return pg_sys::Datum::from(0);
+            }
+        }
+    }
+    #[cfg(any(feature = "pg14", feature = "pg15"))]
+    let _ = fcinfo;
+    // SAFETY: see the contract.
+    unsafe { crate::pg::fmgr::raise_message(code, message) }
+}
+
+/// Asks for `size` bytes of shared memory and a tranche of `locks` LWLocks named `tranche`,
+/// calling `request` at the moment the major wants it (see the module's notes); `request` must
+/// call [`request_shared_memory`].
+pub fn on_shmem_request(request: unsafe extern "C-unwind" fn()) {
+    #[cfg(feature = "pg14")]
+    // SAFETY: in _PG_init of a preloaded library, where PostgreSQL 14 takes requests.
+    unsafe {
+        request()
+    }
+    #[cfg(not(feature = "pg14"))]
+    {
+        static mut PREVIOUS: pg_sys::shmem_request_hook_type = None;
+        static mut REQUEST: Option<unsafe extern "C-unwind" fn()> = None;
+        #[pgrx::pg_guard]
+        unsafe extern "C-unwind" fn chained() {
+            // SAFETY: set once in _PG_init, before PostgreSQL calls the hook.
+            unsafe {
+                if let Some(previous) = PREVIOUS {
+                    previous();
+                }
+                if let Some(request) = REQUEST {
+                    request();
+                }
+            }
+        }
+        // SAFETY: _PG_init runs once, in the postmaster, before any hook is called.
+        unsafe {
+            PREVIOUS = pg_sys::shmem_request_hook;
+            REQUEST = Some(request);
+            pg_sys::shmem_request_hook = Some(chained);
         }
     }
 }

@@ -3,24 +3,21 @@
 //! Everything here is thin: parsing, formatting and generation live in `codec` and `generator`.
 //! Comparison, hashing, sort support, BRIN support and `send` need no Rust at all: the type has
 //! the same 16 bytes as `uuid`, so the SQL files bind them to PostgreSQL's own `uuid` functions.
+//! Each function's fmgr entry point is written by `fmgr_entry_point!` (see `crate::pg::fmgr`).
 
-use pgrx::datum::{Internal, Timestamp, TimestampWithTimeZone};
-use pgrx::prelude::*;
-use pgrx::{
-    pg_shmem_init, pg_sys, FromDatum, IntoDatum, PGRXSharedMemory, PgLwLock, PgSqlErrorCode,
-};
+use pgrx::datum::{Timestamp, TimestampWithTimeZone};
+use pgrx::{pg_sys, AnyNumeric, FromDatum, IntoDatum, PgSqlErrorCode};
 
 use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
 use crate::codec::ulid::Ulid;
 use crate::generator::clock::unix_ms_now;
 use crate::generator::entropy::random_u80;
-use crate::generator::monotonic::{Exhausted, MonotonicUlid};
-use crate::pg::backend::{preloading, require_shared_memory, with_state};
-use crate::pg::compat::InputErrors;
-use crate::pg::datum::{
-    fmgr_entry_point, palloc, parse_input, sql_type, unread_bytes, InputText, PallocCString,
-};
-use crate::pg::error::{raise, raise_with_hint};
+use crate::generator::monotonic::Exhausted;
+use crate::pg::backend::with_state;
+use crate::pg::datum::{palloc, parse_input, sql_type, InputText, PallocCString, Received};
+use crate::pg::error::{raise, raise_with_hint, MessageBuf};
+use crate::pg::fmgr::fmgr_entry_point;
+use crate::pg::shared_state;
 
 // ---------------------------------------------------------------------------------------------
 // A `ulid` datum is a pointer to its 16 bytes (no header, alignment `char`).
@@ -65,8 +62,8 @@ sql_type!(Ulid, "ulid");
 /// Text input: 26 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
 /// where the caller asks for that (`pg_input_is_valid`, `COPY ... ON_ERROR ignore`).
 #[inline]
-fn ulid_in(input: InputText, errors: &InputErrors) -> Option<Ulid> {
-    parse_input(input, errors, "ulid")
+fn ulid_in(input: InputText, message: &mut MessageBuf) -> Option<Ulid> {
+    parse_input(input, message, "ulid")
 }
 fmgr_entry_point!(pg_finfo_ulid_in_wrapper, ulid_in_wrapper, input ulid_in);
 
@@ -80,18 +77,20 @@ fmgr_entry_point!(pg_finfo_ulid_out_wrapper, ulid_out_wrapper, ulid_out, Ulid);
 /// Binary input: exactly the 16 bytes, as `uuid_recv` reads them, but any other length is
 /// `22P03` (`uuid_recv` would report a short message as a protocol violation). The same rule
 /// as the `bytea` cast.
-#[pg_extern(sql = false)]
-fn ulid_recv(mut buf: Internal) -> Ulid {
-    // SAFETY: the receive function's argument is the StringInfo holding the value's bytes.
-    let bytes = unsafe { unread_bytes(&mut *buf.get_mut().expect("a StringInfo")) };
-    ulid_from_bytea(bytes)
+fn ulid_recv(received: Received) -> Ulid {
+    ulid_from_bytea(received.0)
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_recv_wrapper,
+    ulid_recv_wrapper,
+    ulid_recv,
+    Received
+);
 
 // ---------------------------------------------------------------------------------------------
 // Casts and accessors.
 
 /// `bytea -> ulid`: the 16 bytes of the binary form.
-#[pg_extern(sql = false)]
 fn ulid_from_bytea(bytes: &[u8]) -> Ulid {
     Ulid::from_slice(bytes).unwrap_or_else(|problem| {
         raise(
@@ -100,13 +99,35 @@ fn ulid_from_bytea(bytes: &[u8]) -> Ulid {
         )
     })
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_from_bytea_wrapper,
+    ulid_from_bytea_wrapper,
+    ulid_from_bytea,
+    &[u8]
+);
 
 /// `ulid -> timestamptz`, and `ulid_timestamp(ulid)`: the millisecond in the id.
-#[pg_extern(sql = false)]
 fn ulid_to_timestamptz(value: Ulid) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(unix_ms_to_pg_timestamp(value.timestamp_ms()))
         .expect("every ulid timestamp is a valid timestamptz")
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_to_timestamptz_wrapper,
+    ulid_to_timestamptz_wrapper,
+    ulid_to_timestamptz,
+    Ulid
+);
+
+/// `ulid_randomness(ulid)`: the low 80 bits, as an exact `numeric` (0 .. 2^80 - 1).
+fn ulid_randomness(value: Ulid) -> AnyNumeric {
+    AnyNumeric::from(value.random())
+}
+fmgr_entry_point!(
+    pg_finfo_ulid_randomness_wrapper,
+    ulid_randomness_wrapper,
+    ulid_randomness,
+    Ulid
+);
 
 /// The Unix millisecond of `microseconds` (a `timestamptz`, or a `timestamp` read as UTC: both
 /// count microseconds since 2000-01-01 00:00:00 UTC), or a `22008` error naming `shown` if a
@@ -122,49 +143,86 @@ fn ulid_millisecond(microseconds: i64, shown: impl std::fmt::Display) -> u64 {
 }
 
 /// `timestamptz -> ulid`: the lowest ULID of that millisecond, for range queries.
-#[pg_extern(sql = false)]
 fn ulid_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulid {
     Ulid::first_of_millisecond(ulid_millisecond(timestamp.into(), timestamp))
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_from_timestamptz_wrapper,
+    ulid_from_timestamptz_wrapper,
+    ulid_from_timestamptz,
+    TimestampWithTimeZone
+);
 
 /// `ulid -> timestamp`: the id's millisecond as UTC wall-clock time, in every session (the same
 /// microseconds as `ulid -> timestamptz`), so IMMUTABLE and the inverse of `timestamp -> ulid`.
-#[pg_extern(sql = false)]
 fn ulid_to_timestamp(value: Ulid) -> Timestamp {
     Timestamp::try_from(unix_ms_to_pg_timestamp(value.timestamp_ms()))
         .expect("every ulid timestamp is a valid timestamp")
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_to_timestamp_wrapper,
+    ulid_to_timestamp_wrapper,
+    ulid_to_timestamp,
+    Ulid
+);
 
 /// `timestamp -> ulid`: the timestamp read as UTC, then as `timestamptz -> ulid`.
-#[pg_extern(sql = false)]
 fn ulid_from_timestamp(timestamp: Timestamp) -> Ulid {
     Ulid::first_of_millisecond(ulid_millisecond(timestamp.into(), timestamp))
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_from_timestamp_wrapper,
+    ulid_from_timestamp_wrapper,
+    ulid_from_timestamp,
+    Timestamp
+);
 
 /// `ulid_to_uuid(ulid)` and `ulid_from_uuid(uuid)`, pgx_ulid's names for the casts between the
 /// two types: the same 16 bytes.
-#[pg_extern(sql = false)]
 fn ulid_same_bytes(value: Ulid) -> Ulid {
     value
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_same_bytes_wrapper,
+    ulid_same_bytes_wrapper,
+    ulid_same_bytes,
+    Ulid
+);
 
 /// `ulid_is_valid(text)`: whether `ulid_in` would accept the text, without raising.
-#[pg_extern(sql = false)]
 fn ulid_is_valid(text: &[u8]) -> bool {
     Ulid::parse(text).is_ok()
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_is_valid_wrapper,
+    ulid_is_valid_wrapper,
+    ulid_is_valid,
+    &[u8]
+);
 
 /// Support function of `max(ulid)`.
-#[pg_extern(sql = false)]
 fn ulid_larger(a: Ulid, b: Ulid) -> Ulid {
     a.max(b)
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_larger_wrapper,
+    ulid_larger_wrapper,
+    ulid_larger,
+    Ulid,
+    Ulid
+);
 
 /// Support function of `min(ulid)`.
-#[pg_extern(sql = false)]
 fn ulid_smaller(a: Ulid, b: Ulid) -> Ulid {
     a.min(b)
 }
+fmgr_entry_point!(
+    pg_finfo_ulid_smaller_wrapper,
+    ulid_smaller_wrapper,
+    ulid_smaller,
+    Ulid,
+    Ulid
+);
 
 // ---------------------------------------------------------------------------------------------
 // Generators.
@@ -190,11 +248,16 @@ fn gen_ulid() -> Ulid {
 fmgr_entry_point!(pg_finfo_gen_ulid_wrapper, gen_ulid_wrapper, gen_ulid);
 
 /// `gen_ulid(timestamptz)`: that millisecond and 80 fresh random bits.
-#[pg_extern(sql = false)]
 fn gen_ulid_at(timestamp: TimestampWithTimeZone) -> Ulid {
     let ms = ulid_millisecond(timestamp.into(), timestamp);
     with_state(|state| Ulid::from_parts(ms, random_u80(&mut state.rng)))
 }
+fmgr_entry_point!(
+    pg_finfo_gen_ulid_at_wrapper,
+    gen_ulid_at_wrapper,
+    gen_ulid_at,
+    TimestampWithTimeZone
+);
 
 /// `2200H` for a monotonic generator (`function`) whose millisecond is used up.
 #[cold]
@@ -223,33 +286,19 @@ fmgr_entry_point!(
     gen_monotonic_ulid
 );
 
-/// The generator of `gen_server_monotonic_ulid()`, one for the whole server: its last value, in
-/// shared memory under a lock, so that every session's next value is greater than every value
-/// any session was handed before.
-static SERVER_MONOTONIC: PgLwLock<MonotonicUlid> =
-    unsafe { PgLwLock::new(c"ulid.server_monotonic_ulid") };
-
-// SAFETY: plain data (the last ULID, or none), no pointers: valid in any process's mapping.
-unsafe impl PGRXSharedMemory for MonotonicUlid {}
-
-/// When the postmaster preloads the library: the shared memory of the server-wide generator.
-pub fn init() {
-    if preloading() {
-        pg_shmem_init!(SERVER_MONOTONIC);
-    }
-}
-
-/// `gen_server_monotonic_ulid()`: strictly increasing across every session of the server. The
-/// same rules as `gen_monotonic_ulid()` (the spec's), on one state for all: a later millisecond
-/// starts from fresh randomness, the same one (or a clock behind it) takes the previous value + 1.
+/// `gen_server_monotonic_ulid()`: strictly increasing across every session of this database.
+/// The same rules as `gen_monotonic_ulid()` (the spec's), on one state per database in shared
+/// memory (`crate::pg::shared_state`): a later millisecond starts from fresh randomness, the same
+/// one (or a clock behind it) takes the previous value + 1.
 #[inline]
 fn gen_server_monotonic_ulid() -> Ulid {
-    require_shared_memory("gen_server_monotonic_ulid()");
+    const NAME: &str = "gen_server_monotonic_ulid()";
+    let database = shared_state::this_database(NAME);
     let now = clock_ms();
     // Drawn outside the lock, and used only if the millisecond is a new one.
     let fresh = with_state(|state| random_u80(&mut state.rng));
-    let next = SERVER_MONOTONIC.exclusive().next(now, || fresh);
-    next.unwrap_or_else(|exhausted| raise_exhausted("gen_server_monotonic_ulid()", exhausted))
+    let next = database.with_ulid(|state| state.next(now, || fresh));
+    next.unwrap_or_else(|exhausted| raise_exhausted(NAME, exhausted))
 }
 fmgr_entry_point!(
     pg_finfo_gen_server_monotonic_ulid_wrapper,
@@ -258,19 +307,19 @@ fmgr_entry_point!(
 );
 
 #[cfg(any(test, feature = "pg_test"))]
-#[pg_schema]
+#[pgrx::pg_schema]
 mod tests {
     use pgrx::prelude::*;
 
     use std::sync::atomic::Ordering;
 
-    use super::SERVER_MONOTONIC;
     use crate::codec::ulid::Ulid;
     use crate::generator::clock::{test_hook::shift_clock, unix_ms_now};
     use crate::generator::entropy::{random_u80, test_hook::REFUSE_ENTROPY};
     use crate::generator::monotonic::MonotonicUlid;
     use crate::pg::backend::{forget_state, with_state};
-    use crate::pg::test_support::sqlstate_of;
+    use crate::pg::shared_state;
+    use crate::pg::test_support::{error_of, lock_shared_state, sqlstate_of};
 
     /// A generator whose last value has the largest randomness in a millisecond that the clock
     /// has not reached: the next value would need randomness 2^80, so the call must fail with
@@ -297,14 +346,16 @@ mod tests {
         );
     }
 
-    /// The server-wide generator: the same overflow rule (2200H, naming its own function) when
+    /// The shared generator: the same overflow rule (2200H, naming its own function) when
     /// its state, shared by every session, has the largest randomness of a millisecond the clock
     /// has not reached; after one below it, exactly one more value first.
     #[pg_test]
     fn server_monotonic_overflow_is_2200h() {
+        lock_shared_state();
         let far_future = Ulid::MAX_TIMESTAMP_MS - 1;
-        *SERVER_MONOTONIC.exclusive() =
-            MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM - 1));
+        shared_state::this_database("test").with_ulid(|state| {
+            *state = MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM - 1))
+        });
         Spi::run("SET TimeZone = 'UTC'").unwrap();
         let last = Spi::get_one::<String>("SELECT gen_server_monotonic_ulid()::text");
         assert_eq!(
@@ -318,7 +369,7 @@ mod tests {
             "2200H: gen_server_monotonic_ulid() overflow: all 2^80 values of millisecond \
              \"10889-08-02 05:31:50.654+00\" are used"
         );
-        *SERVER_MONOTONIC.exclusive() = MonotonicUlid::new();
+        shared_state::this_database("test").with_ulid(|state| *state = MonotonicUlid::new());
         assert_eq!(sqlstate_of("SELECT gen_server_monotonic_ulid()"), "ok");
     }
 
@@ -397,6 +448,7 @@ mod tests {
     /// seeds and works. (A test hook that only `cargo pgrx test` builds have.)
     #[pg_test]
     fn a_seeding_failure_is_xx000_then_recovers() {
+        lock_shared_state();
         REFUSE_ENTROPY.store(true, Ordering::Relaxed);
         forget_state();
         let expected =
@@ -410,41 +462,81 @@ mod tests {
             assert_eq!(sqlstate_of(query), expected, "{query}");
         }
         REFUSE_ENTROPY.store(false, Ordering::Relaxed);
-        // (gen_ulidflake() also depends on the server-wide state, which another test moves.)
+        // (gen_ulidflake() also depends on the shared state, which another test moves.)
         assert_eq!(sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid()"), "ok");
     }
 
     /// A process forked from one whose generator is already seeded must not continue the
-    /// parent's stream. PostgreSQL sets MyProcPid in every process it forks; the child here does
-    /// the same, draws once, and reports its draw through a pipe. Without the per-process check
-    /// the child would draw exactly the parent's next value.
+    /// parent's stream, also when the fork is not PostgreSQL's own (PL/Python's `os.fork()`,
+    /// another extension), which leaves `MyProcPid` as it was. The child here draws once, right
+    /// after a plain fork(), and reports its draw through a pipe. Without the fork handler it
+    /// would draw exactly the parent's next value (as it did when the state was tied to
+    /// `MyProcPid`).
     #[pg_test]
     fn a_forked_process_seeds_its_own_generator() {
         let _ = with_state(|state| random_u80(&mut state.rng));
+        let pid_before = unsafe { pgrx::pg_sys::MyProcPid };
         let mut fds = [0; 2];
         // SAFETY: plain POSIX calls; the child only draws, writes and _exits (no PostgreSQL
         // cleanup, no shared state touched).
-        let child_draw = unsafe {
+        let (child_draw, child_saw_pid) = unsafe {
             assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
             match libc::fork() {
                 0 => {
-                    pgrx::pg_sys::MyProcPid = libc::getpid();
                     let draw = with_state(|state| random_u80(&mut state.rng)).to_le_bytes();
+                    let pid = pgrx::pg_sys::MyProcPid.to_le_bytes();
                     libc::write(fds[1], draw.as_ptr().cast(), draw.len());
+                    libc::write(fds[1], pid.as_ptr().cast(), pid.len());
                     libc::_exit(0);
                 }
                 -1 => panic!("fork failed"),
                 child => {
                     let mut draw = [0u8; 16];
+                    let mut pid = [0u8; 4];
                     assert_eq!(libc::read(fds[0], draw.as_mut_ptr().cast(), 16), 16);
+                    assert_eq!(libc::read(fds[0], pid.as_mut_ptr().cast(), 4), 4);
                     libc::waitpid(child, std::ptr::null_mut(), 0);
                     libc::close(fds[0]);
                     libc::close(fds[1]);
-                    u128::from_le_bytes(draw)
+                    (u128::from_le_bytes(draw), i32::from_le_bytes(pid))
                 }
             }
         };
+        // The child ran with the parent's MyProcPid: only the fork handler told them apart.
+        assert_eq!(child_saw_pid, pid_before);
         let parent_next = with_state(|state| random_u80(&mut state.rng));
         assert_ne!(child_draw, parent_next);
+    }
+
+    /// An allocation that fails (a test hook makes `palloc` return NULL, as it does when the
+    /// memory context cannot grow) is an ERROR with SQLSTATE 53200 and core's message, for the
+    /// generators, the output functions and the input functions; the backend goes on, and the
+    /// same statements work once memory is there again.
+    #[pg_test]
+    fn a_failed_allocation_is_53200_and_the_session_goes_on() {
+        lock_shared_state();
+        use crate::pg::datum::test_hook::REFUSE_PALLOC;
+        // What each allocates: a ulid's 16 bytes, a ulid's text and NUL (27), a ulidflake's (14).
+        let queries = [
+            ("SELECT gen_ulid()", 16),
+            ("SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid", 16),
+            ("SELECT gen_server_monotonic_ulid()", 16),
+            (
+                "SELECT '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid::ulid::text",
+                27,
+            ),
+            ("SELECT 14246757444195114::ulidflake::text", 14),
+        ];
+        REFUSE_PALLOC.store(true, Ordering::Relaxed);
+        let outcomes: Vec<String> = queries.iter().map(|(q, _)| error_of(q)).collect();
+        REFUSE_PALLOC.store(false, Ordering::Relaxed);
+        for ((query, size), outcome) in queries.iter().zip(&outcomes) {
+            let expected =
+                format!("53200: out of memory | DETAIL: Failed on request of size {size}.");
+            assert_eq!(outcome, &expected, "{query}");
+        }
+        for (query, _) in queries {
+            assert_eq!(sqlstate_of(query), "ok", "{query}");
+        }
     }
 }

@@ -2,30 +2,27 @@
 //!
 //! A `ulidflake` datum is the 64-bit value itself, passed by value like a `bigint`, so the SQL
 //! files bind comparison, hashing, sort support, BRIN support, `send` and `min`/`max` to
-//! PostgreSQL's own `bigint` functions. Generation is server-wide: the last value handed out
-//! lives in shared memory, which needs `shared_preload_libraries = 'ulid'`.
+//! PostgreSQL's own `bigint` functions. Generation keeps one sequence per database: the last
+//! value handed out lives in shared memory (`crate::pg::shared_state`), which needs
+//! `shared_preload_libraries = 'ulid'`. Each function's fmgr entry point is written by
+//! `fmgr_entry_point!` (see `crate::pg::fmgr`).
 
-use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
-use pgrx::datum::{Internal, TimestampWithTimeZone};
-use pgrx::prelude::*;
-use pgrx::{
-    pg_shmem_init, pg_sys, FromDatum, GucContext, GucFlags, GucRegistry, GucSetting, IntoDatum,
-    PgAtomic, PgSqlErrorCode,
-};
+use pgrx::datum::TimestampWithTimeZone;
+use pgrx::{check_for_interrupts, PgSqlErrorCode};
+use pgrx::{pg_sys, FromDatum, GucContext, GucFlags, GucRegistry, GucSetting, IntoDatum};
 use rand::{Rng, RngExt};
 
 use crate::codec::time::{unix_ms_to_pg_timestamp, unix_ms_within};
 use crate::codec::ulidflake::Ulidflake;
 use crate::generator::clock::{unix_ms_now, unix_ns_now};
 use crate::generator::flake::{self, Draw, GenerateError, Layout};
-use crate::pg::backend::{preloading, require_shared_memory, with_state};
-use crate::pg::compat::InputErrors;
-use crate::pg::datum::{
-    fmgr_entry_point, parse_input, sql_type, unread_bytes, InputText, PallocCString,
-};
-use crate::pg::error::{raise, raise_with_hint};
+use crate::pg::backend::with_state;
+use crate::pg::datum::{parse_input, sql_type, InputText, PallocCString, Received};
+use crate::pg::error::{raise, raise_with_hint, MessageBuf};
+use crate::pg::fmgr::fmgr_entry_point;
+use crate::pg::shared_state;
 
 // ---------------------------------------------------------------------------------------------
 // A `ulidflake` datum is the value, by value.
@@ -59,16 +56,13 @@ impl IntoDatum for Ulidflake {
 sql_type!(Ulidflake, "ulidflake");
 
 // ---------------------------------------------------------------------------------------------
-// Server-wide state and the node setting.
-
-/// The last value handed out on this server, in shared memory.
-static LAST: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"ulid.ulidflake_last") };
+// The node setting.
 
 /// `ulid.node_id`: the scalability id `gen_ulidflake()` puts in its values, or -1 for
 /// stand-alone values.
 static NODE_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 
-/// Registers the setting and, when the postmaster preloads the library, the shared memory.
+/// Registers the setting.
 pub fn init() {
     GucRegistry::define_int_guc(
         c"ulid.node_id",
@@ -80,9 +74,6 @@ pub fn init() {
         GucContext::Sighup,
         GucFlags::default(),
     );
-    if preloading() {
-        pg_shmem_init!(LAST = AtomicU64::new(0));
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,8 +82,8 @@ pub fn init() {
 /// Text input: 13 Crockford base32 characters, any case. Bad input is `22P02`, reported softly
 /// where the caller asks for that, as for `ulid`.
 #[inline]
-fn ulidflake_in(input: InputText, errors: &InputErrors) -> Option<Ulidflake> {
-    parse_input(input, errors, "ulidflake")
+fn ulidflake_in(input: InputText, message: &mut MessageBuf) -> Option<Ulidflake> {
+    parse_input(input, message, "ulidflake")
 }
 fmgr_entry_point!(
     pg_finfo_ulidflake_in_wrapper,
@@ -114,23 +105,25 @@ fmgr_entry_point!(
 
 /// Binary input: the 8 bytes of a `bigint`, most significant first; any other length, or the
 /// sign bit set, is `22P03`.
-#[pg_extern(sql = false)]
-fn ulidflake_recv(mut buf: Internal) -> Ulidflake {
-    // SAFETY: the receive function's argument is the StringInfo holding the value's bytes.
-    let bytes = unsafe { unread_bytes(&mut *buf.get_mut().expect("a StringInfo")) };
-    Ulidflake::from_be_slice(bytes).unwrap_or_else(|problem| {
+fn ulidflake_recv(received: Received) -> Ulidflake {
+    Ulidflake::from_be_slice(received.0).unwrap_or_else(|problem| {
         raise(
             PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
             format!("invalid binary ulidflake: {problem}"),
         )
     })
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_recv_wrapper,
+    ulidflake_recv_wrapper,
+    ulidflake_recv,
+    Received
+);
 
 // ---------------------------------------------------------------------------------------------
 // Casts and accessors.
 
 /// `bigint -> ulidflake`: the same bits; a negative number is not a Ulid-Flake.
-#[pg_extern(sql = false)]
 fn ulidflake_from_bigint(value: i64) -> Ulidflake {
     Ulidflake::from_i64(value).unwrap_or_else(|| {
         raise(
@@ -139,16 +132,26 @@ fn ulidflake_from_bigint(value: i64) -> Ulidflake {
         )
     })
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_from_bigint_wrapper,
+    ulidflake_from_bigint_wrapper,
+    ulidflake_from_bigint,
+    i64
+);
 
 /// `ulidflake -> timestamptz`, and `ulidflake_timestamp(ulidflake)`.
-#[pg_extern(sql = false)]
 fn ulidflake_to_timestamptz(value: Ulidflake) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(unix_ms_to_pg_timestamp(value.unix_ms()))
         .expect("every ulidflake timestamp is a valid timestamptz")
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_to_timestamptz_wrapper,
+    ulidflake_to_timestamptz_wrapper,
+    ulidflake_to_timestamptz,
+    Ulidflake
+);
 
 /// `timestamptz -> ulidflake`: the lowest value of that millisecond, for range queries.
-#[pg_extern(sql = false)]
 fn ulidflake_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulidflake {
     let last = Ulidflake::EPOCH_UNIX_MS + Ulidflake::MAX_TIMESTAMP_MS;
     match unix_ms_within(timestamp.into(), Ulidflake::EPOCH_UNIX_MS, last) {
@@ -160,30 +163,56 @@ fn ulidflake_from_timestamptz(timestamp: TimestampWithTimeZone) -> Ulidflake {
         ),
     }
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_from_timestamptz_wrapper,
+    ulidflake_from_timestamptz_wrapper,
+    ulidflake_from_timestamptz,
+    TimestampWithTimeZone
+);
 
 /// `ulidflake_randomness(ulidflake)`: the low 20 bits (the randomness of a stand-alone id).
-#[pg_extern(sql = false)]
 fn ulidflake_randomness(value: Ulidflake) -> i32 {
     value.random() as i32
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_randomness_wrapper,
+    ulidflake_randomness_wrapper,
+    ulidflake_randomness,
+    Ulidflake
+);
 
 /// `ulidflake_scalable_randomness(ulidflake)`: bits 5..19 (the randomness of a scalable id).
-#[pg_extern(sql = false)]
 fn ulidflake_scalable_randomness(value: Ulidflake) -> i32 {
     value.scalable_random() as i32
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_scalable_randomness_wrapper,
+    ulidflake_scalable_randomness_wrapper,
+    ulidflake_scalable_randomness,
+    Ulidflake
+);
 
 /// `ulidflake_scalability_id(ulidflake)`: the low 5 bits (the node of a scalable id).
-#[pg_extern(sql = false)]
 fn ulidflake_scalability_id(value: Ulidflake) -> i32 {
     i32::from(value.scalability_id())
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_scalability_id_wrapper,
+    ulidflake_scalability_id_wrapper,
+    ulidflake_scalability_id,
+    Ulidflake
+);
 
 /// `ulidflake_is_valid(text)`: whether `ulidflake_in` would accept the text, without raising.
-#[pg_extern(sql = false)]
 fn ulidflake_is_valid(text: &[u8]) -> bool {
     Ulidflake::parse(text).is_ok()
 }
+fmgr_entry_point!(
+    pg_finfo_ulidflake_is_valid_wrapper,
+    ulidflake_is_valid_wrapper,
+    ulidflake_is_valid,
+    &[u8]
+);
 
 // ---------------------------------------------------------------------------------------------
 // Generation.
@@ -227,13 +256,13 @@ fn wait_for_clock(started: &mut Option<Instant>, timestamp_ms: u64) -> bool {
 }
 
 fn generate(layout: Layout) -> Ulidflake {
-    require_shared_memory("gen_ulidflake()");
+    let database = shared_state::this_database("gen_ulidflake()");
     let draw = with_state(|state| Draw {
         fresh: state.rng.next_u32(),
         increment: state.rng.random_range(1..=255),
     });
     let mut started = None;
-    match flake::generate(LAST.get(), layout, draw, flake_clock, |ms| {
+    match flake::generate(&database.flake_last, layout, draw, flake_clock, |ms| {
         wait_for_clock(&mut started, ms)
     }) {
         Ok(value) => value,
@@ -273,7 +302,6 @@ fmgr_entry_point!(
 );
 
 /// `gen_ulidflake(scalability_id)`: a scalable id with this scalability id.
-#[pg_extern(sql = false)]
 fn gen_ulidflake_scalable(scalability_id: i32) -> Ulidflake {
     match u8::try_from(scalability_id) {
         Ok(id) if id <= Ulidflake::MAX_SCALABILITY_ID => generate(Layout::Scalable(id)),
@@ -283,25 +311,37 @@ fn gen_ulidflake_scalable(scalability_id: i32) -> Ulidflake {
         ),
     }
 }
+fmgr_entry_point!(
+    pg_finfo_gen_ulidflake_scalable_wrapper,
+    gen_ulidflake_scalable_wrapper,
+    gen_ulidflake_scalable,
+    i32
+);
 
 #[cfg(any(test, feature = "pg_test"))]
-#[pg_schema]
+#[pgrx::pg_schema]
 mod tests {
-    use std::sync::atomic::Ordering;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::{Duration, Instant};
 
     use pgrx::prelude::*;
 
-    use super::{flake_clock, LAST};
+    use super::flake_clock;
     use crate::codec::ulidflake::Ulidflake;
     use crate::generator::clock::test_hook::shift_clock;
-    use crate::pg::test_support::sqlstate_of;
+    use crate::pg::shared_state;
+    use crate::pg::test_support::{lock_shared_state, sqlstate_of};
+
+    /// The last id handed out in this database.
+    fn last() -> &'static AtomicU64 {
+        &shared_state::this_database("gen_ulidflake()").flake_last
+    }
 
     /// Makes the server's last id the largest one of the millisecond `ahead_ms` after the
     /// clock's: the next gen_ulidflake() must wait for the clock to pass it.
     fn use_up_millisecond_ahead(ahead_ms: u64) -> Ulidflake {
         let full = Ulidflake::standalone(flake_clock().unwrap() + ahead_ms, Ulidflake::MAX_RANDOM);
-        LAST.get().store(full.to_bits(), Ordering::SeqCst);
+        last().store(full.to_bits(), Ordering::SeqCst);
         full
     }
 
@@ -318,7 +358,7 @@ mod tests {
 
     /// What gen_ulidflake() does when the millisecond of the server's last id is used up and the
     /// clock is behind it, on each side of the one-second threshold, and when it is cancelled
-    /// while it waits. (One test: the state is server-wide, and tests run concurrently. The
+    /// while it waits. (One test: the state is shared by the database, and tests run concurrently. The
     /// waiting calls run in a second session, through dblink, so that they can be cancelled.)
     ///
     /// 1. The last id is far ahead of the clock, or 1.1 s ahead (the clock was set back): it
@@ -330,7 +370,8 @@ mod tests {
     ///    (not when the clock gets there), and its session goes on working.
     #[pg_test]
     fn a_used_up_millisecond_is_waited_out_refused_or_cancelled() {
-        let before = LAST.get().load(Ordering::SeqCst);
+        lock_shared_state();
+        let before = last().load(Ordering::SeqCst);
         Spi::run("SET TimeZone = 'UTC'").unwrap();
         Spi::run("CREATE EXTENSION IF NOT EXISTS dblink").unwrap();
         Spi::run(
@@ -347,7 +388,7 @@ mod tests {
 
         // 1. Far ahead, and just over the threshold: refused at once.
         let stuck = Ulidflake::standalone(Ulidflake::MAX_TIMESTAMP_MS - 1, Ulidflake::MAX_RANDOM);
-        LAST.get().store(stuck.to_bits(), Ordering::SeqCst);
+        last().store(stuck.to_bits(), Ordering::SeqCst);
         let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
         assert_eq!(
             outcome,
@@ -355,7 +396,7 @@ mod tests {
              \"2302-09-27 15:10:22.206+00\" are used up and the system clock is behind it"
         );
         assert!(took < Duration::from_millis(500), "took {took:?}");
-        assert_eq!(LAST.get().load(Ordering::SeqCst), stuck.to_bits());
+        assert_eq!(last().load(Ordering::SeqCst), stuck.to_bits());
         use_up_millisecond_ahead(1100);
         let (outcome, took) = in_waiter("SELECT gen_ulidflake()::text");
         assert!(
@@ -375,7 +416,7 @@ mod tests {
             took > Duration::from_millis(800),
             "0.9 s ahead: took {took:?}"
         );
-        let next = Ulidflake::from_bits(LAST.get().load(Ordering::SeqCst)).unwrap();
+        let next = Ulidflake::from_bits(last().load(Ordering::SeqCst)).unwrap();
         assert!(next > full && next.timestamp_ms() > full.timestamp_ms());
         assert!(flake_clock().unwrap() >= next.timestamp_ms());
 
@@ -412,7 +453,7 @@ mod tests {
         assert_eq!(outcome, "ok");
 
         Spi::run("SELECT dblink_disconnect('waiter')").unwrap();
-        LAST.get().fetch_max(before, Ordering::SeqCst);
+        last().fetch_max(before, Ordering::SeqCst);
     }
 
     /// The system clock outside the range of a Ulid-Flake (before 2024-01-01, or after
@@ -420,7 +461,8 @@ mod tests {
     /// that only `cargo pgrx test` builds have; only this backend's clock moves.)
     #[pg_test]
     fn a_clock_out_of_the_flake_range_is_22008() {
-        let last = LAST.get().load(Ordering::SeqCst);
+        lock_shared_state();
+        let before = last().load(Ordering::SeqCst);
         let year_s = 366 * 86_400;
         for shift in [-3 * year_s, 300 * year_s] {
             shift_clock(shift);
@@ -436,7 +478,7 @@ mod tests {
             );
         }
         shift_clock(0);
-        assert!(LAST.get().load(Ordering::SeqCst) >= last);
+        assert!(last().load(Ordering::SeqCst) >= before);
         // (Whether the next call succeeds depends on the state the test above sets meanwhile;
         // its clock is in range again.)
         assert!(!sqlstate_of("SELECT gen_ulidflake()").starts_with("22008"));
