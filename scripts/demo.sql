@@ -36,7 +36,7 @@ SELECT id, id::uuid AS as_uuid, id::uuid::ulid = id AS round_trip FROM orders OR
 -- Monotonic ids: strictly increasing within a session, even inside one millisecond.
 SELECT gen_monotonic_ulid() FROM generate_series(1, 4);
 
--- ulidflake: 64-bit ids that fit a bigint, unique server-wide (state in shared memory).
+-- ulidflake: 64-bit ids that fit a bigint, unique within the database (state in shared memory).
 CREATE TABLE events (id ulidflake PRIMARY KEY DEFAULT gen_ulidflake(), kind text);
 INSERT INTO events (kind) SELECT 'event ' || n FROM generate_series(1, 5) AS n;
 SELECT id, id::bigint AS as_bigint, id::timestamptz AS created_at, ulidflake_randomness(id) AS randomness

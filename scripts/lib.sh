@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by scripts/demo.sh, scripts/test.sh, scripts/bench.sh, scripts/package.sh and the test
 # scripts: idempotent setup of the machine, building and installing the extension, and throwaway
 # PostgreSQL clusters. Source it; do not run it.

@@ -8,8 +8,8 @@
 #      preloads the library: the tests of tests/schedule, plus those of tests/schedule.<M> for
 #      every M up to this major (features that PostgreSQL M introduced);
 #   3. the integration tests (tests/integration): concurrency with pgbench, pg_dump/pg_restore,
-#      logical replication between two clusters, gen_ulidflake() across server restarts, a
-#      pgx_ulid dump restored, the README's recipes, the portable SQL edition (portable/), the
+#      logical replication between two clusters, gen_ulidflake() across server restarts, one
+#      generator state per database, hostile input and hostile installs, a pgx_ulid dump restored, the README's recipes, the portable SQL edition (portable/), the
 #      version, install-script baseline and upgrade scripts; and the client drivers
 #      (tests/driver: Python, Node, Rust, Java);
 #   4. the regression tests that need the library not preloaded;
@@ -96,6 +96,12 @@ for major in "${MAJORS[@]}"; do
     bash tests/integration/replication.sh
     log "[$major] integration: gen_ulidflake() across server restarts"
     bash tests/integration/restart.sh
+    log "[$major] integration: one generator state per database"
+    bash tests/integration/databases.sh
+    log "[$major] integration: hostile input (oversized text, binary values of every length)"
+    bash tests/integration/hostile_input.sh
+    log "[$major] integration: hostile installs (planted objects, a schema of another role)"
+    bash tests/integration/hostile_install.sh
     log "[$major] integration: a pgx_ulid 0.2.2 dump restores unchanged"
     bash tests/integration/pgx_ulid_dump.sh
     log "[$major] client drivers: psycopg 3 and asyncpg (Python), node-postgres, tokio-postgres and sqlx (Rust), pgjdbc"

@@ -31,9 +31,9 @@ SQL
 
 # wait_for DB: until the subscriber database DB holds what the publisher holds (60 s at most).
 wait_for() {
-    local db=$1 want got i
+    local db=$1 want got
     want=$(pub -At -c "$fingerprint")
-    for i in $(seq 600); do
+    for _ in $(seq 600); do
         got=$(sub "$db" -At -c "$fingerprint")
         [ "$got" = "$want" ] && return 0
         sleep 0.1

@@ -1,6 +1,6 @@
 -- Without shared_preload_libraries: ulid works (the library loads on first use) but for
 -- gen_server_monotonic_ulid(); the ulidflake type works, but gen_ulidflake() does not. The two
--- generators with server-wide state have none, and refuse to run rather than fall back to
+-- generators with shared state have none, and refuse to run rather than fall back to
 -- something weaker.
 SHOW shared_preload_libraries;
 SELECT length(gen_ulid()::text) AS gen_ulid, gen_monotonic_ulid() < gen_monotonic_ulid() AS monotonic;

@@ -22,7 +22,7 @@ GROUP BY session ORDER BY session;
 -- The sessions really ran at the same time: many milliseconds hold ids of several sessions.
 SELECT count(*) > 10 AS interleaved
 FROM (SELECT ulidflake_timestamp(id) FROM flake_race GROUP BY 1 HAVING count(DISTINCT session) > 1) s;
--- And they drew from one server-wide sequence: in every millisecond the ids of all sessions,
+-- And they drew from one sequence (the database's): in every millisecond the ids of all sessions,
 -- sorted, form a single chain whose steps are 1..255. (Separate per-session states would start
 -- at independent random points, leaving gaps of up to 2^20 between sessions; they collide
 -- rarely, so a unique violation alone would not show them.)

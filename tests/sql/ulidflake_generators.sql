@@ -1,4 +1,4 @@
--- gen_ulidflake(): server-wide, strictly increasing, stand-alone or scalable.
+-- gen_ulidflake(): one sequence per database, strictly increasing, stand-alone or scalable.
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
@@ -70,7 +70,7 @@ SHOW ulid.node_id;
 DROP PROCEDURE wait_for_node_id;
 DROP EXTENSION dblink;
 
--- Parallel workers share the server-wide state: 100000 ids made by two workers at once (the
+-- Parallel workers share the database's state: 100000 ids made by two workers at once (the
 -- leader only gathers), in one execution whose rows are kept, are all distinct.
 CREATE TABLE par AS SELECT n FROM generate_series(1, 100000) AS n;
 ANALYZE par;
