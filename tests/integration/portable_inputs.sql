@@ -24,6 +24,20 @@ SELECT '01ARZ3NDEKTSV4RRFFQ69G5FA' || c FROM regexp_split_to_table(:'extra', '')
 UNION ALL
 SELECT c || '1ARZ3NDEKTSV4RRFFQ69G5FAV' FROM regexp_split_to_table(:'extra', '') AS c
 UNION ALL
+-- Long inputs: the message quotes 64 characters, then "..." and the input's length.
+SELECT repeat('0', n) FROM unnest(ARRAY[63, 64, 65, 100, 1000]) AS n
+UNION ALL
+SELECT repeat(c, n) || 'Z' FROM regexp_split_to_table(:'extra', '') AS c, unnest(ARRAY[63, 64, 65, 70]) AS n
+UNION ALL
+SELECT repeat('1', n) || c || repeat(c, 5) FROM regexp_split_to_table(:'extra', '') AS c, unnest(ARRAY[62, 63, 64, 65, 80]) AS n
+UNION ALL
+-- 1,000 random strings of 50 to 150 characters.
+SELECT (SELECT string_agg(substr(a, 1 + floor(random() * length(a))::int, 1), '' ORDER BY i)
+        FROM generate_series(1, len) AS i)
+FROM (SELECT 50 + floor(random() * 101)::int AS len,
+             '0123456789ABCDEFGHJKMNPQRSTVWXYZ' || :'extra' AS a
+      FROM generate_series(1, 1000)) AS r
+UNION ALL
 -- 10,000 random strings of 0 to 30 characters.
 SELECT (SELECT coalesce(string_agg(substr(a, 1 + floor(random() * length(a))::int, 1), '' ORDER BY i), '')
         FROM generate_series(1, len) AS i)
@@ -39,6 +53,11 @@ UNION ALL
 -- Byte sequences (valid UTF-8 or not) at the start, the middle and the end of an id.
 SELECT overlay('01ARZ3NDEKTSV4RRFFQ69G5FAV' PLACING convert_from(decode(h, 'hex'), 'SQL_ASCII') FROM p FOR 1)
 FROM regexp_split_to_table(:'bytes', ' ') AS h, unnest(ARRAY[1, 13, 26]) AS p
+WHERE h <> ''
+UNION ALL
+-- Byte sequences around the 64th character, where the message cuts the input.
+SELECT repeat('1', n) || convert_from(decode(h, 'hex'), 'SQL_ASCII') || repeat('2', 10)
+FROM regexp_split_to_table(:'bytes', ' ') AS h, unnest(ARRAY[60, 61, 62, 63, 64]) AS n
 WHERE h <> ''
 UNION ALL
 -- 2,000 ids with 1 to 4 random bytes put in at a random place.
