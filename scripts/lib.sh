@@ -165,6 +165,32 @@ ensure_cargo_pgrx() {
     fi
 }
 
+# Node.js for the JavaScript tests and packages: the pinned release from the npm registry's
+# node-linux-<arch> package (the binary of an official release), installed once into
+# $NODE_CACHE/<version> with Debian's npm, then first on the PATH. Debian bookworm's own nodejs
+# is 18, older than what the tested ORMs need (Kysely 0.29 needs 22). Node's bundled certificate
+# authorities are extended with the system's, as Debian's own node uses them.
+NODE_VERSION=22.23.3
+NODE_CACHE=${ULID_NODE_CACHE:-/var/cache/ulid-node}
+ensure_node() {
+    local arch dir
+    case $(uname -m) in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) fail "no Node.js build for $(uname -m)" ;; esac
+    dir=$NODE_CACHE/$NODE_VERSION
+    [ -f /etc/ssl/certs/ca-certificates.crt ] && export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+    if [ ! -x "$dir/node_modules/node-linux-$arch/bin/node" ]; then
+        command -v npm >/dev/null || ensure_packages nodejs npm
+        log "installing Node.js $NODE_VERSION (npm: node-linux-$arch@$NODE_VERSION) into $dir"
+        as_root mkdir -p "$dir"
+        as_root env ${NODE_EXTRA_CA_CERTS:+NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS} \
+            npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --save-exact "node-linux-$arch@$NODE_VERSION" >&2
+        as_root chmod -R go+rX "$dir"
+    fi
+    PATH=$dir/node_modules/node-linux-$arch/bin:$PATH
+    export PATH
+    [ "$(node --version)" = "v$NODE_VERSION" ] || fail "node is $(node --version), not v$NODE_VERSION"
+    command -v npm >/dev/null || ensure_packages npm
+}
+
 # Everything needed to build for and run the current major.
 ensure_setup() {
     ensure_packages "$@"

@@ -39,20 +39,40 @@ fn read_clock() -> Option<(u64, u32)> {
 }
 
 /// A seam for the in-server tests: moves this process's clock readings by a number of seconds,
-/// to reach what a real clock outside the types' ranges would do. Compiled only with the
-/// `pg_test` feature (`cargo pgrx test`), never into an installed extension.
+/// to reach what a real clock outside the types' ranges would do, or stops them, as a clock
+/// that does not move. Compiled only with the `pg_test` feature (`cargo pgrx test`), never into
+/// an installed extension.
 #[cfg(feature = "pg_test")]
 pub mod test_hook {
     use std::sync::atomic::{AtomicI64, Ordering};
 
     static SHIFT_SECONDS: AtomicI64 = AtomicI64::new(0);
+    /// The frozen reading in nanoseconds, or 0.
+    static FROZEN_NS: AtomicI64 = AtomicI64::new(0);
 
     /// Every later clock reading of this process is `seconds` later (earlier if negative).
     pub fn shift_clock(seconds: i64) {
         SHIFT_SECONDS.store(seconds, Ordering::Relaxed);
     }
 
+    /// With `true`, every later clock reading of this process is the reading of this moment (a
+    /// clock that has stopped), until `false`.
+    pub fn freeze_clock(frozen: bool) {
+        let now = if frozen {
+            let now = std::time::UNIX_EPOCH.elapsed().unwrap();
+            now.as_nanos() as i64
+        } else {
+            0
+        };
+        FROZEN_NS.store(now, Ordering::Relaxed);
+    }
+
     pub(super) fn shifted(mut now: libc::timespec) -> libc::timespec {
+        let frozen = FROZEN_NS.load(Ordering::Relaxed);
+        if frozen != 0 {
+            now.tv_sec = (frozen / 1_000_000_000) as libc::time_t;
+            now.tv_nsec = (frozen % 1_000_000_000) as libc::c_long;
+        }
         now.tv_sec += SHIFT_SECONDS.load(Ordering::Relaxed) as libc::time_t;
         now
     }

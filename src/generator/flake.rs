@@ -6,6 +6,7 @@
 //! whichever backend made that one. The clock, the random draws and the sleep are passed in.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use crate::codec::ulidflake::Ulidflake;
 
@@ -67,6 +68,33 @@ pub fn next_after(last: Ulidflake, now_ms: u64, layout: Layout, draw: Draw) -> S
         Layout::Standalone => Ulidflake::standalone(last_ms, random),
         Layout::Scalable(id) => Ulidflake::scalable(last_ms, random, id),
     })
+}
+
+/// How long a call waits for the clock to pass a used-up millisecond before it gives up.
+pub const MAX_WAIT: Duration = Duration::from_secs(1);
+/// The longest single sleep of a wait, so that a cancel is noticed soon.
+pub const WAIT_STEP: Duration = Duration::from_millis(10);
+
+/// What a call does about used-up millisecond `timestamp_ms` (since the Ulid-Flake epoch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// Sleep this long, then read the clock again.
+    Sleep(Duration),
+    /// Give up: the clock is more than [`MAX_WAIT`] behind that millisecond (it was set back
+    /// after ids were made; waiting would only make every call slow), or this call has waited
+    /// [`MAX_WAIT`] already.
+    GiveUp,
+}
+
+/// The wait for the clock to pass `timestamp_ms`, when it reads `now_ns` (Unix nanoseconds) and
+/// the call has waited `waited` so far.
+pub fn plan_wait(timestamp_ms: u64, now_ns: u64, waited: Duration) -> Wait {
+    let passed_ns = (Ulidflake::EPOCH_UNIX_MS + timestamp_ms + 1) * 1_000_000;
+    let ahead = Duration::from_nanos(passed_ns.saturating_sub(now_ns));
+    if ahead > MAX_WAIT || waited > MAX_WAIT {
+        return Wait::GiveUp;
+    }
+    Wait::Sleep(ahead.min(WAIT_STEP))
 }
 
 /// Why no value was generated.
@@ -248,6 +276,50 @@ mod tests {
         assert_eq!(last.load(Ordering::SeqCst), full);
         let out_of_range = generate(&last, Layout::Standalone, DRAW, || None, |_| true);
         assert_eq!(out_of_range, Err(GenerateError::ClockOutOfRange));
+    }
+
+    /// 2025-01-01T00:00:00Z as Ulid-Flake milliseconds, and in Unix nanoseconds.
+    const MS_2025: u64 = 1_735_689_600_000 - Ulidflake::EPOCH_UNIX_MS;
+    const NS_2025: u64 = 1_735_689_600_000 * 1_000_000;
+
+    #[test]
+    fn a_wait_sleeps_in_steps_until_the_millisecond_has_passed() {
+        let ms = Duration::from_millis;
+        // 5 ms before the end of the millisecond: one sleep of 5 ms.
+        let now = NS_2025 - 4_000_000;
+        assert_eq!(plan_wait(MS_2025, now, ms(0)), Wait::Sleep(ms(5)));
+        // 0.9 s ahead: steps of 10 ms.
+        assert_eq!(
+            plan_wait(MS_2025 + 899, NS_2025, ms(0)),
+            Wait::Sleep(WAIT_STEP)
+        );
+        // Exactly at the end of the millisecond: no sleep left, the next reading passes it.
+        assert_eq!(
+            plan_wait(MS_2025, NS_2025 + 1_000_000, ms(0)),
+            Wait::Sleep(ms(0))
+        );
+        assert_eq!(
+            plan_wait(MS_2025, NS_2025 + 7_000_000, ms(0)),
+            Wait::Sleep(ms(0))
+        );
+    }
+
+    #[test]
+    fn a_wait_gives_up_far_behind_or_after_a_second() {
+        let ms = Duration::from_millis;
+        // The clock 1.1 s behind the millisecond: at once.
+        assert_eq!(plan_wait(MS_2025 + 1100, NS_2025, ms(0)), Wait::GiveUp);
+        // Just within a second: it waits...
+        assert_eq!(
+            plan_wait(MS_2025 + 998, NS_2025, ms(0)),
+            Wait::Sleep(WAIT_STEP)
+        );
+        // ...until it has waited a second in all (a clock that does not move).
+        assert_eq!(
+            plan_wait(MS_2025 + 5, NS_2025, ms(1000)),
+            Wait::Sleep(ms(6))
+        );
+        assert_eq!(plan_wait(MS_2025 + 5, NS_2025, ms(1001)), Wait::GiveUp);
     }
 
     /// Four threads hammer one state in the same few milliseconds: no value twice, and each

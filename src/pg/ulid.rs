@@ -332,13 +332,14 @@ mod tests {
                 MonotonicUlid::after(Ulid::from_parts(far_future, Ulid::MAX_RANDOM))
         });
         Spi::run("SET TimeZone = 'UTC'").unwrap();
-        let error = sqlstate_of("SELECT gen_monotonic_ulid()");
+        let error = error_of("SELECT gen_monotonic_ulid()");
         assert_eq!(
             error,
             "2200H: gen_monotonic_ulid() overflow: all 2^80 values of millisecond \
-             \"10889-08-02 05:31:50.654+00\" are used"
+             \"10889-08-02 05:31:50.654+00\" are used | HINT: Values come again when the clock \
+             passes that millisecond; gen_ulid() does not have this limit."
         );
-        assert_eq!(sqlstate_of("SELECT gen_monotonic_ulid()"), error);
+        assert_eq!(error_of("SELECT gen_monotonic_ulid()"), error);
         // Other generators are unaffected, and so is the session.
         assert_eq!(
             Spi::get_one::<i32>("SELECT length(gen_ulid()::text)"),
@@ -365,9 +366,10 @@ mod tests {
             ))
         );
         assert_eq!(
-            sqlstate_of("SELECT gen_server_monotonic_ulid()"),
+            error_of("SELECT gen_server_monotonic_ulid()"),
             "2200H: gen_server_monotonic_ulid() overflow: all 2^80 values of millisecond \
-             \"10889-08-02 05:31:50.654+00\" are used"
+             \"10889-08-02 05:31:50.654+00\" are used | HINT: Values come again when the clock \
+             passes that millisecond; gen_ulid() does not have this limit."
         );
         shared_state::this_database("test").with_ulid(|state| *state = MonotonicUlid::new());
         assert_eq!(sqlstate_of("SELECT gen_server_monotonic_ulid()"), "ok");
@@ -423,6 +425,7 @@ mod tests {
     /// by a test hook that only `cargo pgrx test` builds have.)
     #[pg_test]
     fn a_clock_out_of_range_is_22008() {
+        lock_shared_state();
         let now_s = (unix_ms_now().unwrap() / 1000) as i64;
         let after_the_last_ulid_s = (Ulid::MAX_TIMESTAMP_MS / 1000) as i64 + 86_400;
         for shift in [-now_s - 86_400, after_the_last_ulid_s - now_s] {
@@ -438,9 +441,17 @@ mod tests {
                 expected,
                 "shift {shift} s"
             );
+            assert_eq!(
+                sqlstate_of("SELECT gen_server_monotonic_ulid()"),
+                expected,
+                "shift {shift} s"
+            );
         }
         shift_clock(0);
-        assert_eq!(sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid()"), "ok");
+        assert_eq!(
+            sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid(), gen_server_monotonic_ulid()"),
+            "ok"
+        );
     }
 
     /// The operating system refusing entropy when a backend first seeds its generator: every
@@ -457,13 +468,19 @@ mod tests {
             "SELECT gen_ulid()",
             "SELECT gen_ulid(now())",
             "SELECT gen_monotonic_ulid()",
+            "SELECT gen_server_monotonic_ulid()",
             "SELECT gen_ulidflake()",
+            "SELECT gen_ulidflake(3)",
         ] {
             assert_eq!(sqlstate_of(query), expected, "{query}");
         }
         REFUSE_ENTROPY.store(false, Ordering::Relaxed);
-        // (gen_ulidflake() also depends on the shared state, which another test moves.)
-        assert_eq!(sqlstate_of("SELECT gen_ulid(), gen_monotonic_ulid()"), "ok");
+        assert_eq!(
+            sqlstate_of(
+                "SELECT gen_ulid(), gen_monotonic_ulid(), gen_server_monotonic_ulid(), gen_ulidflake(3)"
+            ),
+            "ok"
+        );
     }
 
     /// A process forked from one whose generator is already seeded must not continue the

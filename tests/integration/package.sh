@@ -40,10 +40,16 @@ dpkg-deb --field "$deb" Depends | grep -q "^postgresql-$PG_MAJOR," || fail "the 
 dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/postgresql/$PG_MAJOR/contrib/ulid_portable.sql" \
     | cmp -s - portable/ulid_portable.sql || fail "the packaged ulid_portable.sql is not portable/ulid_portable.sql"
 
-# The packaged library is a production build: none of the test hooks of `cargo pgrx test` builds.
-if dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/postgresql/$PG_MAJOR/lib/ulid.so" | grep -q "ulid test hook"; then
-    fail "the packaged ulid.so holds the test hooks of a pg_test build"
+# The packaged library is a production build: none of the test hooks of `cargo pgrx test` builds,
+# whose messages name them "ulid test hook". Controls: the search finds a message the library
+# must hold, and finds the hooks in the pg_test build that `cargo pgrx test` just made.
+packaged_so=$work/packaged-ulid.so
+dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/postgresql/$PG_MAJOR/lib/ulid.so" >"$packaged_so"
+grep -q "invalid input syntax for type" "$packaged_so" || fail "the search for strings finds nothing in the packaged ulid.so"
+if [ -f target/debug/libulid.so ]; then
+    grep -q "ulid test hook" target/debug/libulid.so || fail "the pg_test build (target/debug/libulid.so) has no test hooks to look for"
 fi
+! grep -q "ulid test hook" "$packaged_so" || fail "the packaged ulid.so holds the test hooks of a pg_test build"
 
 # Keep the build's files, to put them back afterwards.
 mkdir -p "$work/build"

@@ -170,7 +170,8 @@ FROM (SELECT id FROM docs ORDER BY id LIMIT 200) d;
 INSERT INTO orders (ref, note) VALUES (gen_ulid(), 'after the upgrade') RETURNING id::timestamptz > now() - interval '1 minute'
     AND flake::timestamptz > now() - interval '1 minute' AND created = id::timestamptz AND flake_created = flake::timestamptz
     AND seq > (SELECT max(seq) FROM orders WHERE note <> 'after the upgrade');
-INSERT INTO docs (body) VALUES ('after the upgrade') RETURNING tableoid::regclass::text LIKE 'docs_%';
+INSERT INTO docs (body) VALUES ('after the upgrade') RETURNING satisfies_hash_partition('docs'::regclass, 3,
+    substr(tableoid::regclass::text, 6)::int, id);
 INSERT INTO events (payload) VALUES ('after the upgrade') RETURNING satisfies_hash_partition('events'::regclass, 4,
     substr(tableoid::regclass::text, 8)::int, id);
 SQL

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Moving from pgx_ulid: a real pgx_ulid 0.2.2 database, dumped (../shared/fixtures/pgx_ulid-0.2.2,
+# Moving from pgx_ulid: a real pgx_ulid 0.2.2 database, dumped (tests/fixtures/pgx_ulid-0.2.2,
 # see its README), restores into this extension unchanged, and its checks print exactly what a
 # correct restore must print:
 #   - plain format: psql -v ON_ERROR_STOP=1 -f dump.sql;
@@ -12,7 +12,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 export PGOPTIONS="-c client_min_messages=warning"
 
-fixture=${ULID_PGX_FIXTURE:-$REPO_ROOT/../shared/fixtures/pgx_ulid-0.2.2}
+fixture=$REPO_ROOT/tests/fixtures/pgx_ulid-0.2.2
 [ -f "$fixture/dump.sql" ] || fail "no pgx_ulid fixture at $fixture"
 work=$(mktemp -d /tmp/ulid-pgx.XXXXXX)
 cleanup_path "$work"

@@ -21,7 +21,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 export PGOPTIONS="-c client_min_messages=warning" PGCLIENTENCODING=UTF8
 
 portable=$REPO_ROOT/portable/ulid_portable.sql
-fixture=${ULID_PGX_FIXTURE:-$REPO_ROOT/../shared/fixtures/pgx_ulid-0.2.2}
+fixture=$REPO_ROOT/tests/fixtures/pgx_ulid-0.2.2
 [ -f "$fixture/dump.sql" ] || fail "no pgx_ulid fixture at $fixture"
 owner=ulid_portable_owner
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
@@ -138,7 +138,10 @@ relfiles=$(q -d ulid_portable -c "SELECT array[pg_relation_filenode('orders'), p
 q -d ulid_portable -c "CREATE EXTENSION ulid"
 # Both in one database: the portable functions keep working beside the extension's.
 expect ulid_portable "portable functions and the extension side by side" "
-SELECT ids.ulid_uuid_to_text(gen_ulid()::uuid) IS NOT NULL AND ids.gen_ulid_uuid()::ulid IS NOT NULL"
+SELECT ids.ulid_uuid_to_text(u::uuid) = u::text AND ids.ulid_uuid_from_text(u::text) = u::uuid
+       AND ids.ulid_uuid_timestamp(p) = p::ulid::timestamptz
+       AND p::ulid::timestamptz BETWEEN date_trunc('milliseconds', now()) AND clock_timestamp()
+FROM (SELECT gen_ulid() AS u, ids.gen_ulid_uuid() AS p) AS g"
 # The README's steps: a foreign key between uuid and ulid cannot exist, so it goes and comes back;
 # an index on ulid_uuid_timestamp(id) is made again on id::timestamptz.
 q -U "$owner" -d ulid_portable <<'SQL'
@@ -165,15 +168,15 @@ INSERT INTO orders (note) VALUES ('after the move');
 SELECT id::timestamptz > now() - interval '1 minute' FROM orders WHERE note = 'after the move'"
 
 # 4. Conformance vectors: through the portable functions and through the type, identical.
-# The texts: the ULID spec's examples and those of the seed articles (../shared/seeds), the
+# The texts: the ULID spec's examples and those of the articles (tests/fixtures/spec-vectors), the
 # smallest and largest ULID; the pgx_ulid fixture's ulids (users, orders) and its audit table's
 # (event_id uuid, order_id ulid) pairs, made by pgx_ulid's own cast.
 vectors=$(mktemp /tmp/ulid-portable-vectors.XXXXXX)
 pairs=$(mktemp /tmp/ulid-portable-pairs.XXXXXX)
 cleanup_path "$vectors"
 cleanup_path "$pairs"
-cat "$REPO_ROOT"/../shared/seeds/*.txt | grep -oE '\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b' | sort -u >"$vectors"
-[ "$(wc -l <"$vectors")" -ge 15 ] || fail "fewer ULID examples in ../shared/seeds than expected: $(wc -l <"$vectors")"
+cut -f1 "$REPO_ROOT/tests/fixtures/spec-vectors/ulids.tsv" >"$vectors"
+[ "$(wc -l <"$vectors")" -eq 19 ] || fail "expected the 19 ULIDs of tests/fixtures/spec-vectors/ulids.tsv, found $(wc -l <"$vectors")"
 echo 00000000000000000000000000 >>"$vectors"
 awk '/^COPY public\.(users|orders) /{copy=1; next} /^\\\.$/{copy=0} copy {print $1}' "$fixture/dump.sql" >>"$vectors"
 awk '/^COPY public\.audit /{copy=1; next} /^\\\.$/{copy=0} copy {print $1 "\t" $2}' "$fixture/dump.sql" >"$pairs"

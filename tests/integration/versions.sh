@@ -19,6 +19,10 @@ changelog_version=$(sed -n 's/^## \([0-9][^ ]*\).*/\1/p' CHANGELOG.md | head -1)
 [ "$version" = "$cargo_version" ] || fail "ulid.control says $version, Cargo.toml $cargo_version"
 [ "$version" = "$changelog_version" ] || fail "ulid.control says $version, CHANGELOG.md's latest entry $changelog_version"
 [ -f "sql/ulid--$version.sql" ] || fail "no baseline sql/ulid--$version.sql"
+# The release before this one (the CHANGELOG's second entry) must upgrade to it.
+previous=$(sed -n 's/^## \([0-9][^ ]*\).*/\1/p' CHANGELOG.md | sed -n 2p)
+[ -z "$previous" ] || [ -f "sql/ulid--$previous--$version.sql" ] \
+    || fail "no upgrade script sql/ulid--$previous--$version.sql from the previous release"
 
 # Statements only: pgrx's block comments, line comments and blank lines removed.
 statements() {
@@ -73,6 +77,8 @@ SQL
     echo "  ALTER EXTENSION ulid UPDATE from $from, with a table, index and view using its casts: the same fingerprint as a fresh $version; they still work"
     upgrades=$((upgrades + 1))
 done
-[ $upgrades -gt 0 ] || echo "  no earlier release to upgrade from yet (each sql/ulid--A--B.sql is tested here when it exists)"
+scripts=$(ls sql/ulid--*--*.sql | wc -l)
+[ "$upgrades" -eq "$scripts" ] && { [ -z "$previous" ] || [ "$upgrades" -gt 0 ]; } \
+    || fail "$upgrades upgrades tested of $scripts upgrade scripts"
 psql -X -q -d postgres -c "DROP DATABASE $db"
 echo "  ok"

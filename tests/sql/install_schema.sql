@@ -67,11 +67,12 @@ SET search_path = ids, public;
 SELECT resolved() = (SELECT r FROM resolved_before) AS unchanged_on_path;
 -- The extension is relocatable: ALTER EXTENSION ... SET SCHEMA moves every object of it, and
 -- everything works from the new schema, also what was made before the move (a table with
--- defaults, a generated column, hash and BRIN indexes).
+-- defaults, a generated column, btree, hash and BRIN indexes, each read after the move).
 CREATE TABLE public.moved (id ulid PRIMARY KEY DEFAULT gen_ulid(), f ulidflake DEFAULT gen_ulidflake(),
                     seq ulid DEFAULT gen_monotonic_ulid(), at timestamptz GENERATED ALWAYS AS (id::timestamptz) STORED);
 CREATE INDEX moved_id_hash ON moved USING hash (id);
 CREATE INDEX moved_f_brin ON moved USING brin (f);
+CREATE INDEX moved_seq ON moved (seq);
 INSERT INTO moved DEFAULT VALUES;
 CREATE SCHEMA ids2;
 ALTER EXTENSION ulid SET SCHEMA ids2;
@@ -97,6 +98,28 @@ SELECT count(*) AS rows, count(DISTINCT id) AS ids, count(*) FILTER (WHERE at = 
        '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid::ulid::timestamp AS casts,
        ulid_to_uuid('01ARZ3NDEKTSV4RRFFQ69G5FAV') AS alias
 FROM moved;
+-- (As setup.sql's index_reads(), which lives in the regression database, not this one.)
+CREATE FUNCTION pg_temp.index_reads(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    executed jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || query INTO executed;
+    RETURN QUERY
+    SELECT CASE WHEN n ->> 'Node Type' = 'Bitmap Index Scan'  -- (its rows are not comparable)
+                THEN format('%s using %s: read %s time(s)', n ->> 'Node Type', n ->> 'Index Name', n ->> 'Actual Loops')
+                ELSE format('%s using %s: %s rows', n ->> 'Node Type', n ->> 'Index Name',
+                            round((n ->> 'Actual Rows')::numeric * (n ->> 'Actual Loops')::numeric)) END
+    FROM jsonb_path_query(executed, 'strict $.**') AS n
+    WHERE jsonb_typeof(n) = 'object' AND n ? 'Index Name';
+END
+$$;
+SET enable_bitmapscan = off;
+SELECT pg_temp.index_reads($$SELECT * FROM moved WHERE id = (SELECT max(id) FROM moved)$$);
+SELECT pg_temp.index_reads($$SELECT * FROM moved WHERE seq > '00000000000000000000000000'$$);
+RESET enable_bitmapscan;
+SET enable_indexscan = off;
+SELECT pg_temp.index_reads($$SELECT * FROM moved WHERE f >= (now() - interval '1 hour')::ulidflake$$);
+RESET enable_indexscan;
 RESET enable_seqscan;
 DROP TABLE moved;
 -- The extension's own types resolve with unknown literals.

@@ -62,6 +62,24 @@ BEGIN
 END
 $$;
 
+-- The indexes one execution of a query read (EXPLAIN ANALYZE), in plan order: the scan node, the
+-- index, and the rows it returned over all its loops (a bitmap index scan: how many times it
+-- ran). Proves an index was read, not only planned.
+CREATE FUNCTION index_reads(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    executed jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || query INTO executed;
+    RETURN QUERY
+    SELECT CASE WHEN n ->> 'Node Type' = 'Bitmap Index Scan'  -- (its rows are not comparable)
+                THEN format('%s using %s: read %s time(s)', n ->> 'Node Type', n ->> 'Index Name', n ->> 'Actual Loops')
+                ELSE format('%s using %s: %s rows', n ->> 'Node Type', n ->> 'Index Name',
+                            round((n ->> 'Actual Rows')::numeric * (n ->> 'Actual Loops')::numeric)) END
+    FROM jsonb_path_query(executed, 'strict $.**') AS n
+    WHERE jsonb_typeof(n) = 'object' AND n ? 'Index Name';
+END
+$$;
+
 -- How the sorts of a query ran (EXPLAIN ANALYZE): method and where, e.g. "external merge, Disk".
 CREATE FUNCTION sort_methods(query text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE

@@ -104,18 +104,40 @@ FROM (SELECT length, sqlstate_of(format('SELECT %L::bytea::ulid', decode(repeat(
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text::ulid AS from_text,
        '01arz3ndektsv4rrffq69g5fav'::varchar::ulid AS from_varchar,
        '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::text AS to_text;
-CREATE TABLE text_target (t text);
-INSERT INTO text_target VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid);
-SELECT t FROM text_target;
+-- To varchar as to text, and by assignment into text and varchar columns; a varchar(n) too short
+-- for the 26 characters is 22001 on assignment and cut by an explicit cast, as for any type.
+SELECT '01arz3ndektsv4rrffq69g5fav'::ulid::varchar AS to_varchar, '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::varchar(10) AS to_varchar_10;
+CREATE TABLE text_target (t text, v varchar, v26 varchar(26), v10 varchar(10));
+INSERT INTO text_target (t, v, v26) VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, '01arz3ndektsv4rrffq69g5fav'::ulid);
+SELECT t, v, v26 FROM text_target;
+SELECT sqlstate_of($$INSERT INTO text_target (v10) VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid)$$) AS into_varchar_10;
 CREATE TABLE ulid_target (id ulid);
-SELECT sqlstate_of($$INSERT INTO ulid_target SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text$$) AS text_needs_explicit_cast;
+SELECT sqlstate_of($$INSERT INTO ulid_target SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text$$) AS text_needs_explicit_cast,
+       sqlstate_of($$INSERT INTO ulid_target SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::varchar$$) AS varchar_needs_explicit_cast;
 DROP TABLE text_target, ulid_target;
 
--- Installing the extension makes no existing expression ambiguous.
-SELECT 'a'::text = 'a'::text AS text_eq,
-       '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b' AS uuid_eq_unknown,
-       gen_random_uuid() <> gen_random_uuid() AS uuid_ne,
-       now() = now() AS timestamptz_eq,
-       '\x00'::bytea = '\x00' AS bytea_eq;
+-- ulid_randomness(): the 80 random bits as an exact numeric. The spec's example, whose last 16
+-- characters 79KA1307SR9X4MV3 are its randomness; the spec's monotonic pair RZ then S0, one
+-- apart; its overflow example, all 80 bits set; the smallest and largest ulid.
+SELECT v AS id, ulid_randomness(v::ulid), ulid_randomness(v::ulid) = random_part(v::ulid) AS as_the_bytes_say
+FROM unnest(ARRAY['01AN4Z07BY79KA1307SR9X4MV3', '01BX5ZZKBKACTAV9WEVGEMMVRZ', '01BX5ZZKBKACTAV9WEVGEMMVS0',
+                  '01BX5ZZKBKZZZZZZZZZZZZZZZZ', '00000000000000000000000000', '7ZZZZZZZZZZZZZZZZZZZZZZZZZ']) AS v;
+SELECT ulid_randomness('01BX5ZZKBKACTAV9WEVGEMMVS0') - ulid_randomness('01BX5ZZKBKACTAV9WEVGEMMVRZ') AS monotonic_step,
+       ulid_randomness('01BX5ZZKBKZZZZZZZZZZZZZZZZ') = 2::numeric ^ 80 - 1 AS all_80_bits,
+       ulid_randomness(NULL) IS NULL AS strict;
+-- 10,000 new ids: the randomness is the number that the last 10 bytes make, and the number that
+-- the last 20 hex digits of the uuid with the same bytes make.
+SELECT count(*) FILTER (WHERE ulid_randomness(u) = random_part(u)
+                          AND ulid_randomness(u) = (SELECT sum((strpos('0123456789abcdef', substr(h, i, 1)) - 1)::numeric * 16::numeric ^ (20 - i))
+                                                    FROM generate_series(1, 20) AS i)) AS agree
+FROM (SELECT u, right(replace(u::uuid::text, '-', ''), 20) AS h FROM (SELECT gen_ulid() AS u FROM generate_series(1, 10000)) g) s;
+
+-- No cast is implicit: an expression that mixes ulid with uuid, text, timestamptz or bytea is an
+-- error, never a silent conversion (each of these would resolve if one of the casts were
+-- implicit). How core expressions resolve beside the extension: tests/sql/install_schema.sql.
+SELECT sqlstate_of($$SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text$$) AS ulid_eq_text,
+       sqlstate_of($$SELECT coalesce('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, gen_random_uuid())$$) AS coalesce_ulid_uuid,
+       sqlstate_of($$SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < now()$$) AS ulid_lt_timestamptz,
+       sqlstate_of($$SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '\x00'::bytea$$) AS ulid_eq_bytea;
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV' AS ulid_eq_unknown,
        '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < '7ZZZZZZZZZZZZZZZZZZZZZZZZZ' AS ulid_lt_unknown;

@@ -52,4 +52,11 @@ SELECT f, ulidflake_randomness(f) AS randomness, ulidflake_scalable_randomness(f
 FROM (VALUES ('00CMXB6TAK4SA'::ulidflake), ('0000000000000'), ('7ZZZZZZZZZZZZ'), ('00CMXB6TA0001'), ('00CMXB6TAZZZ0')) AS v(f);
 
 -- text: PostgreSQL's I/O casts.
-SELECT '00CMXB6TAK4SA'::text::ulidflake AS from_text, '00CMXB6TAK4SA'::ulidflake::text AS to_text;
+SELECT '00CMXB6TAK4SA'::text::ulidflake AS from_text, '00CMXB6TAK4SA'::ulidflake::text AS to_text,
+       '00cmxb6tak4sa'::ulidflake::varchar AS to_varchar;
+-- By assignment into text and varchar columns: the 13 characters (the text form, never the
+-- digits of the bigint).
+CREATE TABLE flake_text_target (t text, v varchar(13));
+INSERT INTO flake_text_target VALUES ('00CMXB6TAK4SA'::ulidflake, 14246757444195114::ulidflake);
+SELECT t, v FROM flake_text_target;
+DROP TABLE flake_text_target;

@@ -29,6 +29,28 @@ FROM pg_aggregate a JOIN pg_operator o ON o.oid = a.aggsortop
 WHERE a.aggfnoid::regprocedure::text IN ('min(ulidflake)', 'max(ulidflake)')
 ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 SELECT plan_nodes('SELECT max(id) FROM fevents');
+-- In parallel: two workers each aggregate part of the table, and the leader combines their
+-- partial states (int8smaller and int8larger as combine functions); one execution, kept.
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_indexscan = off;
+SET enable_indexonlyscan = off;
+SET enable_bitmapscan = off;
+SET parallel_leader_participation = off;
+SELECT * FROM run_into('SELECT min(id) AS lo, max(id) AS hi FROM fevents', 'fevents_minmax');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET enable_indexscan;
+RESET enable_indexonlyscan;
+RESET enable_bitmapscan;
+RESET parallel_leader_participation;
+SELECT lo = (SELECT id FROM fevents WHERE n = 0) AS parallel_min_ok, hi = (SELECT id FROM fevents WHERE n = 99999) AS parallel_max_ok
+FROM fevents_minmax;
+DROP TABLE fevents_minmax;
 
 -- Rows created in a time range, through the primary key.
 EXPLAIN (COSTS OFF)
@@ -58,6 +80,8 @@ INSERT INTO fhashed SELECT id FROM fevents WHERE n % 10 = 0;
 CREATE INDEX fhashed_id ON fhashed USING hash (id);
 ANALYZE fhashed;
 EXPLAIN (COSTS OFF) SELECT * FROM fhashed WHERE id = '00CMXB6TAK4SA';
+-- One execution reads the hash index and finds the row (EXPLAIN ANALYZE).
+SELECT index_reads($$SELECT * FROM fhashed WHERE id = '$$ || (SELECT id FROM fevents WHERE n = 500) || $$'$$);
 SET enable_mergejoin = off;
 SET enable_nestloop = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM fevents e JOIN fhashed h ON e.id = h.id;

@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
 # The node-postgres client-driver test (pg.test.mjs) against the server that PGHOST, PGPORT and
-# PGUSER point at (the caller starts it). Installs the pinned dependencies of package-lock.json
+# PGUSER point at (the caller starts it), on the pinned Node.js that scripts/lib.sh installs
+# (ensure_node). Installs the pinned dependencies of package-lock.json
 # with `npm ci` into target/driver-node (gitignored, outside the source tree) once, and again
 # only when package.json or package-lock.json change; the test file is copied there so that its
 # `import pg from 'pg'` resolves to that node_modules (ES modules ignore NODE_PATH).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../../.." && pwd)
-cache=$repo/target/driver-node
-
-for tool in node npm; do
-    command -v "$tool" >/dev/null || { echo "run.sh: $tool is needed (Debian: apt-get install nodejs npm)" >&2; exit 1; }
-done
+source "$here/../../../scripts/lib.sh"
+cache=$REPO_ROOT/target/driver-node
+ensure_node
 : "${PGHOST:?set PGHOST (and PGPORT, PGUSER) to the server to test}"
 
 stamp=$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)

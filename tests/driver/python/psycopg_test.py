@@ -200,6 +200,20 @@ def main():
             check("bad binary parameter", (e.sqlstate, e.diag.message_primary), ("22P03", message))
     check("session usable after errors", conn.execute("SELECT 1").fetchone(), (1,))
 
+    # Bad text parameters (a str, sent as text): 22P02 from ulid_in / ulidflake_in, session usable.
+    for query, value, message in [
+        ("SELECT %s::ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAU", 'invalid input syntax for type ulid: "01ARZ3NDEKTSV4RRFFQ69G5FAU": '
+         'invalid character "U" at position 26 (Crockford base32 has no I, L, O or U)'),
+        ("SELECT %s::ulidflake", "00CMXB6TAK4S", 'invalid input syntax for type ulidflake: "00CMXB6TAK4S": '
+         "expected 13 characters, found 12"),
+    ]:
+        try:
+            conn.execute(query, [value])
+            check("bad text parameter rejected", "accepted", message)
+        except errors.InvalidTextRepresentation as e:
+            check("bad text parameter", (e.sqlstate, e.diag.message_primary), ("22P02", message))
+        check("session usable after a bad text parameter", conn.execute("SELECT 1").fetchone(), (1,))
+
     # A bad element inside a binary array: 22P03 from ulid_recv / ulidflake_recv.
     for value, message in [
         ([RawUlid(ULID_AS_UUID.bytes), RawUlid(b"\x01" * 15)], "invalid binary ulid: expected 16 bytes, found 15"),
